@@ -1,0 +1,172 @@
+// The `sociometer` command line: import logs, inspect the store, print reports, export tables.
+
+import {existsSync} from "node:fs";
+import {basename, dirname, join, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+import {parseArgs} from "node:util";
+import {ImportError} from "../import/errors.js";
+import {FORMATS} from "../import/registry.js";
+import {importFiles, type ImportSummary} from "../import/session.js";
+import {stderrProgress} from "../progress.js";
+import {defaultStorePath, openStore, rows, type Store} from "../store/db.js";
+import {exportQuery, formatOfPath} from "../store/export.js";
+import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {getReport, REPORTS} from "./reports.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** The bundled synthetic samples, in import order (episodes before the ratings that refer to them). */
+export const SAMPLE_IMPORTS: readonly {format: string; path: string}[] = [
+  {format: "sotopia", path: join(ROOT, "data/samples/sotopia/episodes.jsonl")},
+  {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/human_ratings.csv")},
+];
+
+const EXPORTABLE = ["sources", "episodes", "participants", "messages", "ratings", "dimensions"];
+
+const HELP = `sociometer: analysis workbench for evaluations of LLM social agents
+
+Usage:
+  sociometer import <format> <paths…> [--skip-invalid] [--rejects FILE]
+      Import log files in one transaction. Formats:
+${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")}
+  sociometer import-samples           Import the bundled synthetic sample logs
+  sociometer status                   What the store holds
+  sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
+      Reports:
+${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
+  sociometer export <table> --out FILE.parquet|FILE.csv
+      Tables: ${EXPORTABLE.join(", ")}
+
+Options for every command:
+  --db FILE      the store (default: $SOCIOMETER_DB or data/sociometer.duckdb)
+  --quiet        no progress on stderr
+  -h, --help     this text
+`;
+
+async function withStore<T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promise<T>): Promise<T> {
+  if (readOnly && !existsSync(dbPath)) throw new Error(`no store at ${dbPath}; import something first (sociometer import-samples)`);
+  const store = await openStore(dbPath, {readOnly});
+  try {
+    return await fn(store);
+  } finally {
+    store.close();
+  }
+}
+
+function describeImport(s: ImportSummary): string {
+  const lines = s.files.map((f) => {
+    const name = basename(f.path);
+    if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""} (nothing to do)`;
+    const extra = [f.judgeFailed ? `${f.judgeFailed} with no scores (judge failed)` : "", f.rejected ? `${f.rejected} rejected` : ""].filter(Boolean).join(", ");
+    const dups = f.duplicateLines.length
+      ? `\n    ${f.duplicateLines.length} row(s) repeat an earlier row exactly and were counted once: ${f.duplicateLines.map((d) => `line ${d.line} = line ${d.of}`).join(", ")}`
+      : "";
+    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}`;
+  });
+  lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
+  if (s.judgeFailed) lines.push(`${s.judgeFailed} episode(s) had a failed judge: their transcripts were imported without scores`);
+  if (s.rejectsPath) lines.push(`${s.rejected} record(s) rejected; see ${s.rejectsPath}`);
+  return lines.join("\n") + "\n";
+}
+
+async function status(store: Store): Promise<ResultTable[]> {
+  const q = (sql: string) => rows(store.conn, sql);
+  return [
+    {title: "Sources", notes: [], columns: ["source_id", "file", "format", "rows", "rejected", "imported_at"],
+      rows: (await q("SELECT source_id, path, format, rows, rejected, imported_at::VARCHAR AS imported_at FROM sources ORDER BY imported_at, path"))
+        .map((r) => ({...r, file: basename(String(r.path))}))},
+    {title: "Episodes", notes: [], columns: ["benchmark", "episodes", "synthetic"],
+      rows: await q("SELECT benchmark, count(*)::INTEGER AS episodes, count(*) FILTER (synthetic)::INTEGER AS synthetic FROM episodes GROUP BY ALL ORDER BY 1")},
+    {title: "Models", notes: [], columns: ["benchmark", "model", "episodes"],
+      rows: await q("SELECT e.benchmark, p.model, count(DISTINCT p.episode_id)::INTEGER AS episodes FROM participants p JOIN episodes e USING (episode_id) GROUP BY ALL ORDER BY 1, 2")},
+    {title: "Raters", notes: [], columns: ["rater", "rater_kind", "episodes", "scores"],
+      rows: await q("SELECT rater, rater_kind, count(DISTINCT episode_id)::INTEGER AS episodes, count(*)::INTEGER AS scores FROM ratings GROUP BY ALL ORDER BY 2, 1")},
+  ];
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const {values, positionals} = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: {type: "string"},
+      format: {type: "string"},
+      rater: {type: "string"},
+      model: {type: "string", multiple: true},
+      out: {type: "string"},
+      rejects: {type: "string"},
+      "skip-invalid": {type: "boolean"},
+      quiet: {type: "boolean"},
+      help: {type: "boolean", short: "h"},
+    },
+  });
+  const [command, ...args] = positionals;
+  if (values.help || !command || command === "help") {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 1;
+  }
+  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
+  const progress = values.quiet ? undefined : stderrProgress();
+  const outputFormat = (values.format ?? "table") as OutputFormat;
+  if (!["table", "csv", "json"].includes(outputFormat)) throw new Error(`--format must be table, csv or json, not ${outputFormat}`);
+
+  switch (command) {
+    case "import": {
+      const [format, ...paths] = args;
+      if (!format || !paths.length) throw new Error("usage: sociometer import <format> <paths…>");
+      const summary = await withStore(dbPath, false, (s) =>
+        importFiles(s, format, paths, {skipInvalid: values["skip-invalid"], rejectsPath: values.rejects, progress}));
+      process.stdout.write(describeImport(summary));
+      return 0;
+    }
+    case "import-samples": {
+      await withStore(dbPath, false, async (s) => {
+        for (const {format, path} of SAMPLE_IMPORTS) process.stdout.write(describeImport(await importFiles(s, format, [path], {progress})));
+      });
+      process.stdout.write(`store: ${dbPath} (synthetic sample data)\n`);
+      return 0;
+    }
+    case "status": {
+      const tables = await withStore(dbPath, true, status);
+      if (outputFormat === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
+      else for (const t of tables) process.stdout.write(render(t, outputFormat));
+      return 0;
+    }
+    case "report": {
+      const [name] = args;
+      if (!name) throw new Error(`usage: sociometer report <name>; reports: ${REPORTS.map((r) => r.name).join(", ")}`);
+      const report = getReport(name);
+      const table = await withStore(dbPath, true, (s) => report.run(s, {rater: values.rater, models: values.model}));
+      process.stdout.write(render(table, outputFormat));
+      return 0;
+    }
+    case "export": {
+      const [table] = args;
+      if (!table || !EXPORTABLE.includes(table)) throw new Error(`usage: sociometer export <table> --out FILE; tables: ${EXPORTABLE.join(", ")}`);
+      if (!values.out) throw new Error("--out FILE.parquet or FILE.csv is required");
+      const out = resolve(values.out);
+      formatOfPath(out);
+      await withStore(dbPath, true, (s) => exportQuery(s.conn, `SELECT * FROM ${table}`, out));
+      process.stderr.write(`wrote ${out}\n`);
+      return 0;
+    }
+    case "formats": {
+      for (const f of FORMATS) process.stdout.write(`${f.name}\t${f.description}\n`);
+      return 0;
+    }
+    default:
+      throw new Error(`unknown command ${JSON.stringify(command)}; see sociometer --help`);
+  }
+}
+
+// Run when executed directly (tsx loaders/cli/main.ts, or bin/sociometer.js), not when imported by tests.
+const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (invokedDirectly || process.env.SOCIOMETER_CLI === "1") {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      const message = e instanceof ImportError ? `import failed, store unchanged:\n  ${e.message}` : (e as Error).message;
+      process.stderr.write(`sociometer: ${message}\n`);
+      process.exit(e instanceof ImportError ? 65 : 2);
+    },
+  );
+}

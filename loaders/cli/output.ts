@@ -1,0 +1,45 @@
+// Printing result tables as aligned text, CSV or JSON.
+
+export type OutputFormat = "table" | "csv" | "json";
+
+export interface ResultTable {
+  title: string;
+  /** Lines saying which options produced the numbers; printed with the table, kept in JSON. */
+  notes: string[];
+  columns: string[];
+  rows: Record<string, unknown>[];
+}
+
+const cell = (v: unknown): string => {
+  if (v === null || v === undefined) return "";
+  if (typeof v === "number") return Number.isNaN(v) ? "n/a" : Number.isInteger(v) ? String(v) : v.toFixed(3);
+  return String(v);
+};
+
+const csvCell = (v: unknown): string => {
+  const s = v === null || v === undefined || (typeof v === "number" && Number.isNaN(v)) ? "" : String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+};
+
+export function render(t: ResultTable, format: OutputFormat): string {
+  if (format === "json") {
+    const clean = t.rows.map((r) => Object.fromEntries(t.columns.map((c) => [c, typeof r[c] === "number" && Number.isNaN(r[c]) ? null : r[c] ?? null])));
+    return JSON.stringify({title: t.title, notes: t.notes, rows: clean}, null, 2) + "\n";
+  }
+  if (format === "csv") {
+    return [t.columns.map(csvCell).join(","), ...t.rows.map((r) => t.columns.map((c) => csvCell(r[c])).join(","))].join("\n") + "\n";
+  }
+  const cells = t.rows.map((r) => t.columns.map((c) => cell(r[c])));
+  const widths = t.columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  const numeric = t.columns.map((c) => t.rows.every((r) => r[c] === null || r[c] === undefined || typeof r[c] === "number"));
+  const line = (row: string[]) => row.map((s, i) => (numeric[i] ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join("  ").trimEnd();
+  return [
+    t.title,
+    ...t.notes.map((n) => `  ${n}`),
+    "",
+    line(t.columns),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...cells.map(line),
+    "",
+  ].join("\n");
+}

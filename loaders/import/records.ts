@@ -1,0 +1,62 @@
+// Canonical records: what every importer produces after validation, and what the writer stores.
+
+export type RaterKind = "llm" | "human" | "rule";
+
+export interface ParticipantRecord {
+  agent: number; // 1-based seat
+  agent_ref: string | null;
+  model: string;
+  character: string | null;
+  goal: string | null;
+  background: string | null;
+}
+
+export interface MessageRecord {
+  turn: number;
+  agent: number | null; // null: the environment
+  action_type: string;
+  content: string;
+}
+
+export interface RatingRecord {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  rater: string;
+  rater_kind: RaterKind;
+  value: number;
+  rationale: string | null;
+  run_id: string;
+}
+
+export interface EpisodeRecord {
+  episode_id: string;
+  benchmark: string;
+  scenario_id: string | null;
+  scenario: string | null;
+  codename: string | null;
+  task_type: string | null;
+  chain_id: string | null;
+  chain_index: number | null;
+  split: string | null;
+  tag: string | null;
+  synthetic: boolean;
+  settings: Record<string, unknown> | null;
+  participants: ParticipantRecord[];
+  messages: MessageRecord[];
+  ratings: RatingRecord[];
+}
+
+/** What a reader yields for each record of a file. */
+export type ReadItem =
+  | {kind: "episode"; line: number; episode: EpisodeRecord}
+  | {kind: "ratings"; line: number; ratings: RatingRecord[]}
+  | {kind: "reject"; line: number; field: string | null; problem: string; raw: string};
+
+export function emptyEpisode(episode_id: string, benchmark: string): EpisodeRecord {
+  return {
+    episode_id, benchmark, scenario_id: null, scenario: null, codename: null, task_type: null,
+    chain_id: null, chain_index: null, split: null, tag: null, synthetic: false, settings: null,
+    participants: [], messages: [], ratings: [],
+  };
+}

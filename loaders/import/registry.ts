@@ -1,0 +1,29 @@
+// The import formats the workbench reads, by name. Later benchmarks register theirs here.
+
+import type {ReadItem} from "./records.js";
+import {sotopiaFormat} from "./sotopia.js";
+import {sotopiaRatingsFormat} from "./sotopia-ratings.js";
+
+/** What a reader may ask of the import it runs in. */
+export interface ReadContext {
+  /** Is the episode in the store, or earlier in this import? */
+  hasEpisode(episodeId: string): boolean;
+  /** Participant names by seat (index 0 = seat 1) of a known episode. */
+  seatsOf(episodeId: string): string[];
+  /** Bytes of the current file read so far. */
+  onProgress(bytesRead: number): void;
+}
+
+export interface ImportFormat {
+  name: string;
+  description: string;
+  read(path: string, ctx: ReadContext): AsyncIterable<ReadItem>;
+}
+
+export const FORMATS: readonly ImportFormat[] = [sotopiaFormat, sotopiaRatingsFormat];
+
+export function getFormat(name: string): ImportFormat {
+  const format = FORMATS.find((f) => f.name === name);
+  if (!format) throw new Error(`unknown format ${JSON.stringify(name)}; known formats: ${FORMATS.map((f) => f.name).join(", ")}`);
+  return format;
+}

@@ -1,0 +1,266 @@
+// One import: fingerprint the files, decide what is new, unchanged or
+// replaced, read and validate every record, and write it all in one
+// transaction, so the store gets the whole import or none of it.
+
+import {existsSync, statSync, writeFileSync} from "node:fs";
+import {basename, resolve} from "node:path";
+import {rows, type Store} from "../store/db.js";
+import {silentProgress, type Progress} from "../progress.js";
+import {ImportError, RecordProblem} from "./errors.js";
+import {sha256File} from "./files.js";
+import {getFormat, type ReadContext} from "./registry.js";
+import {StoreWriter} from "./writer.js";
+
+export interface ImportOptions {
+  /** Import the valid records and write the rejected ones, with reasons, to `rejectsPath`. */
+  skipInvalid?: boolean;
+  rejectsPath?: string;
+  progress?: Progress;
+}
+
+export type FileStatus = "imported" | "replaced" | "unchanged";
+
+export interface FileSummary {
+  path: string;
+  status: FileStatus;
+  sourceId: string;
+  /** For unchanged files: the path the same content was imported from. */
+  sameAs?: string;
+  episodes: number;
+  ratings: number;
+  rejected: number;
+  /** Episodes whose judge failed (a bare number instead of scores): transcript imported, no scores. */
+  judgeFailed: number;
+  /** Rows that repeat an earlier row of the same file exactly (same rater, response and scores): counted once. */
+  duplicateLines: {line: number; of: number}[];
+}
+
+export interface ImportSummary {
+  format: string;
+  files: FileSummary[];
+  episodes: number;
+  ratings: number;
+  rejected: number;
+  judgeFailed: number;
+  rejectsPath: string | null;
+  seconds: number;
+}
+
+export interface Reject {
+  file: string;
+  line: number;
+  field: string | null;
+  problem: string;
+  raw: string;
+}
+
+interface ExistingSource {
+  source_id: string;
+  path: string;
+  sha256: string;
+}
+
+const SOURCE_ID_LENGTH = 16;
+
+/** Imports `paths` in format `formatName` into the store, atomically. Throws ImportError on the first bad record unless skipInvalid. */
+export async function importFiles(store: Store, formatName: string, paths: readonly string[], options: ImportOptions = {}): Promise<ImportSummary> {
+  const started = Date.now();
+  const format = getFormat(formatName);
+  const progress = options.progress ?? silentProgress;
+  const files = [...new Set(paths.map((p) => resolve(p)))];
+  for (const f of files) {
+    if (!existsSync(f)) throw new ImportError(f, null, null, "no such file");
+    if (!statSync(f).isFile()) throw new ImportError(f, null, null, "not a file");
+  }
+
+  const conn = store.conn;
+  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, sha256 FROM sources");
+  const bySha = new Map(existing.map((s) => [s.sha256, s]));
+  const byPath = new Map(existing.map((s) => [s.path, s]));
+
+  const summaries: FileSummary[] = [];
+  const rejects: Reject[] = [];
+  let ratingsItems = 0;
+
+  await conn.run("BEGIN TRANSACTION");
+  let writer: StoreWriter | null = null;
+  try {
+    // Plan: what each file is, and clear the rows of files that changed.
+    const planned: {path: string; sha: string; bytes: number; status: FileStatus}[] = [];
+    const shasNow = new Set<string>();
+    for (const path of files) {
+      const sha = await sha256File(path);
+      const bytes = statSync(path).size;
+      const same = bySha.get(sha);
+      if (same || shasNow.has(sha)) {
+        summaries.push({
+          path, status: "unchanged", sourceId: sha.slice(0, SOURCE_ID_LENGTH), sameAs: same && same.path !== path ? same.path : undefined,
+          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [],
+        });
+        continue;
+      }
+      shasNow.add(sha);
+      const previous = byPath.get(path);
+      if (previous) await deleteSource(store, previous.source_id);
+      planned.push({path, sha, bytes, status: previous ? "replaced" : "imported"});
+    }
+
+    // Episodes already stored (after removing replaced files), and those this import adds.
+    const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
+    const added = new Map<string, {names: string[]; where: string}>();
+    const seatCache = new Map<string, string[]>();
+    let currentBytes = 0;
+    let doneBytes = 0;
+    const ctx: ReadContext = {
+      hasEpisode: (id) => stored.has(id) || added.has(id),
+      seatsOf: (id) => added.get(id)?.names ?? seatCache.get(id) ?? [],
+      onProgress: (b) => {
+        currentBytes = b;
+        progress.update(doneBytes + b);
+      },
+    };
+    // Ratings-only formats resolve seats of stored episodes; load them once.
+    if (format.name !== "sotopia" && stored.size) {
+      for (const r of await rows<{episode_id: string; names: string[]}>(
+        conn,
+        "SELECT episode_id, list(coalesce(character, '') ORDER BY agent) AS names FROM participants GROUP BY episode_id",
+      )) {
+        seatCache.set(r.episode_id, r.names);
+      }
+    }
+
+    writer = await StoreWriter.open(conn);
+    const totalBytes = planned.reduce((s, p) => s + p.bytes, 0);
+    progress.start(`importing ${planned.length} file(s)`, totalBytes, "bytes");
+    for (const plan of planned) {
+      const sourceId = plan.sha.slice(0, SOURCE_ID_LENGTH);
+      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: []};
+      const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
+      let records = 0;
+      const reject = (line: number, field: string | null, problem: string, raw: string) => {
+        if (!options.skipInvalid) throw new ImportError(plan.path, line, field, problem);
+        rejects.push({file: plan.path, line, field, problem, raw});
+        summary.rejected++;
+      };
+      currentBytes = 0;
+      try {
+        for await (const item of format.read(plan.path, ctx)) {
+          if (item.kind === "reject") {
+            reject(item.line, item.field, item.problem, item.raw);
+          } else if (item.kind === "episode") {
+            const e = item.episode;
+            const earlier = added.get(e.episode_id);
+            if (earlier || stored.has(e.episode_id)) {
+              reject(item.line, "episode_id", `episode ${e.episode_id} is already ${earlier ? `in this import (${earlier.where})` : "in the store, from another file"}`, "");
+              continue;
+            }
+            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${basename(plan.path)}:${item.line}`});
+            writer.episode(e, sourceId);
+            summary.episodes++;
+            summary.ratings += e.ratings.length;
+            if (e.settings?.judge_failed) summary.judgeFailed++;
+            records++;
+          } else {
+            const earlier = item.ratings.map((r) => ratingKeys.get(ratingKey(r)));
+            if (earlier.length && earlier.every((e, i) => e && e.value === item.ratings[i].value && e.rationale === item.ratings[i].rationale)) {
+              summary.duplicateLines.push({line: item.line, of: earlier[0]!.line});
+              continue;
+            }
+            const clash = item.ratings.findIndex((_, i) => earlier[i]);
+            if (clash >= 0) {
+              const r = item.ratings[clash];
+              reject(item.line, "rater", `${r.rater} already rated ${r.dimension} of agent ${r.agent} in ${r.episode_id}${r.run_id ? ` (${r.run_id})` : ""} on line ${earlier[clash]!.line}, with a different score or rationale`, "");
+              continue;
+            }
+            for (const r of item.ratings) {
+              ratingKeys.set(ratingKey(r), {line: item.line, value: r.value, rationale: r.rationale});
+              writer.rating(r, sourceId);
+            }
+            summary.ratings += item.ratings.length;
+            ratingsItems++;
+            records++;
+          }
+        }
+      } catch (e) {
+        if (e instanceof RecordProblem) throw new ImportError(plan.path, 1, e.field, e.problem);
+        throw e;
+      }
+      doneBytes += plan.bytes;
+      await conn.run(
+        "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
+        [sourceId, plan.path, format.name, plan.sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+      );
+      summaries.push(summary);
+    }
+    writer.flush();
+    writer.close();
+    writer = null;
+    progress.finish();
+
+    if (ratingsItems > 0) await checkRatingConflicts(store);
+    if (planned.some((p) => p.status === "replaced")) await checkOrphans(store);
+    await conn.run("COMMIT");
+  } catch (e) {
+    try {
+      writer?.close();
+    } catch {
+      // The rollback below discards whatever the appender held.
+    }
+    await conn.run("ROLLBACK");
+    progress.finish();
+    throw e;
+  }
+
+  let rejectsPath: string | null = null;
+  if (rejects.length) {
+    rejectsPath = resolve(options.rejectsPath ?? `rejects-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
+    writeFileSync(rejectsPath, rejects.map((r) => JSON.stringify(r)).join("\n") + "\n");
+  }
+  const sum = (k: "episodes" | "ratings" | "rejected" | "judgeFailed") => summaries.reduce((s, f) => s + f[k], 0);
+  return {
+    format: format.name, files: summaries, episodes: sum("episodes"), ratings: sum("ratings"), rejected: sum("rejected"),
+    judgeFailed: sum("judgeFailed"), rejectsPath, seconds: (Date.now() - started) / 1000,
+  };
+}
+
+const ratingKey = (r: {episode_id: string; agent: number; dimension: string; rater: string; run_id: string}) =>
+  `${r.episode_id}\u0000${r.agent}\u0000${r.dimension}\u0000${r.rater}\u0000${r.run_id}`;
+
+/** Removes every row a source contributed. */
+async function deleteSource(store: Store, sourceId: string): Promise<void> {
+  const c = store.conn;
+  const ofSource = "SELECT episode_id FROM episodes WHERE source_id = $1";
+  await c.run("DELETE FROM ratings WHERE source_id = $1", [sourceId]);
+  await c.run(`DELETE FROM messages WHERE episode_id IN (${ofSource})`, [sourceId]);
+  await c.run(`DELETE FROM participants WHERE episode_id IN (${ofSource})`, [sourceId]);
+  await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
+  await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
+}
+
+/** The same rater scoring the same thing twice, across files, is an error, not a silent double count. */
+async function checkRatingConflicts(store: Store): Promise<void> {
+  const dup = await rows<{episode_id: string; agent: number; dimension: string; rater: string; paths: string[]}>(
+    store.conn,
+    `SELECT r.episode_id, r.agent, r.dimension, r.rater, list(DISTINCT s.path) AS paths
+     FROM ratings r JOIN sources s USING (source_id)
+     GROUP BY r.episode_id, r.agent, r.dimension, r.rater, r.run_id HAVING count(*) > 1 LIMIT 1`,
+  );
+  if (dup.length) {
+    const d = dup[0];
+    throw new ImportError(d.paths[d.paths.length - 1], null, "rater",
+      `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id} more than once (also in ${d.paths.join(", ")})`);
+  }
+}
+
+/** A changed episode file must not leave other files' scores pointing at episodes it no longer has. */
+async function checkOrphans(store: Store): Promise<void> {
+  const orphan = await rows<{episode_id: string; path: string}>(
+    store.conn,
+    `SELECT r.episode_id, s.path FROM ratings r JOIN sources s USING (source_id)
+     WHERE r.episode_id NOT IN (SELECT episode_id FROM episodes) LIMIT 1`,
+  );
+  if (orphan.length) {
+    throw new ImportError(orphan[0].path, null, "episode_id",
+      `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed file no longer contains it`);
+  }
+}

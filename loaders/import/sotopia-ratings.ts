@@ -1,0 +1,150 @@
+// Format `sotopia-ratings`: scores by human annotators (or any rater) for
+// episodes already in the store or in the same import. Two CSV layouts:
+//   long: episode_id, agent, dimension, rater, value[, rationale, rater_kind, run_id]
+//   wide: the SOTOPIA annotation files: [ID,] pk, prolific_id, <dimension>_<seat>, <dimension>_reasoning_<seat>
+
+import {readFileSync} from "node:fs";
+import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {parseCsv, type CsvRow} from "./csv.js";
+import {RecordProblem} from "./errors.js";
+import {decodeWhole} from "./files.js";
+import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
+import type {ImportFormat, ReadContext} from "./registry.js";
+
+const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
+const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
+
+function score(dimension: string, text: string, field: string): number {
+  const dim = sotopiaDimension(dimension);
+  if (!dim) throw new RecordProblem(field, `unknown dimension ${JSON.stringify(dimension)} (expected one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")})`);
+  if (!text.trim()) throw new RecordProblem(field, `is empty (expected a score in [${dim.lo}, ${dim.hi}])`);
+  const value = Number(text);
+  const problem = scoreProblem(dim, Number.isNaN(value) ? text : value);
+  if (problem) throw new RecordProblem(field, problem);
+  return value;
+}
+
+function requireEpisode(ctx: ReadContext, episodeId: string, field: string): void {
+  if (!episodeId) throw new RecordProblem(field, "is empty");
+  if (!ctx.hasEpisode(episodeId)) {
+    throw new RecordProblem(field, `episode ${JSON.stringify(episodeId)} is not in the store (import its episode log first, or in the same command)`);
+  }
+}
+
+function seat(ctx: ReadContext, episodeId: string, agent: string, field: string): number {
+  if (/^\d+$/.test(agent.trim())) {
+    const n = Number(agent);
+    if (n >= 1 && n <= ctx.seatsOf(episodeId).length) return n;
+    throw new RecordProblem(field, `seat ${n} does not exist in episode ${episodeId} (it has ${ctx.seatsOf(episodeId).length} agents)`);
+  }
+  const names = ctx.seatsOf(episodeId);
+  const i = names.indexOf(agent.trim());
+  if (i < 0) throw new RecordProblem(field, `${JSON.stringify(agent)} is neither a seat number nor a participant of ${episodeId} (${names.join(", ")})`);
+  return i + 1;
+}
+
+function longRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext): RatingRecord {
+  const get = (name: string) => {
+    const i = col.get(name);
+    return i === undefined ? "" : (row.fields[i] ?? "");
+  };
+  const episode_id = get("episode_id").trim();
+  requireEpisode(ctx, episode_id, "episode_id");
+  const dimension = get("dimension").trim();
+  const kind = (get("rater_kind").trim() || "human") as RaterKind;
+  if (!RATER_KINDS.includes(kind)) throw new RecordProblem("rater_kind", `expected one of ${RATER_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
+  const rater = get("rater").trim();
+  if (!rater) throw new RecordProblem("rater", "is empty");
+  return {
+    episode_id,
+    agent: seat(ctx, episode_id, get("agent"), "agent"),
+    dimension,
+    rater,
+    rater_kind: kind,
+    value: score(dimension, get("value"), "value"),
+    rationale: get("rationale") || null,
+    run_id: get("run_id").trim(),
+  };
+}
+
+function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats: number[]): RatingRecord[] {
+  const get = (name: string) => row.fields[col.get(name)!] ?? "";
+  const episode_id = get("pk").trim();
+  requireEpisode(ctx, episode_id, "pk");
+  const rater = get("prolific_id").trim();
+  if (!rater) throw new RecordProblem("prolific_id", "is empty");
+  // The annotation tool's response id tells two submissions by the same rater apart.
+  const idColumn = col.has("ID") ? "ID" : col.has("") ? "" : null;
+  const response = idColumn === null ? "" : get(idColumn).trim();
+  const run_id = response ? `response-${response}` : "";
+  const out: RatingRecord[] = [];
+  for (const s of seats) {
+    if (s > ctx.seatsOf(episode_id).length) throw new RecordProblem(`*_${s}`, `episode ${episode_id} has no seat ${s}`);
+    for (const d of SOTOPIA_DIMENSIONS) {
+      const field = `${d.key}_${s}`;
+      if (!col.has(field)) continue;
+      const reasoning = col.has(`${d.key}_reasoning_${s}`) ? get(`${d.key}_reasoning_${s}`) : "";
+      out.push({
+        episode_id, agent: s, dimension: d.key, rater, rater_kind: "human",
+        value: score(d.key, get(field), field), rationale: reasoning || null, run_id,
+      });
+    }
+  }
+  return out;
+}
+
+async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
+  const text = decodeWhole(readFileSync(path));
+  if (text instanceof RecordProblem) {
+    yield {kind: "reject", line: 1, field: null, problem: `${text.problem}`, raw: ""};
+    return;
+  }
+  let rows: Generator<CsvRow>;
+  let header: CsvRow | undefined;
+  try {
+    rows = parseCsv(text);
+    header = rows.next().value ?? undefined;
+  } catch (e) {
+    yield {kind: "reject", line: 1, field: null, problem: (e as Error).message, raw: ""};
+    return;
+  }
+  if (!header) throw new RecordProblem(null, "the file is empty (expected a header row)");
+  const col = new Map(header.fields.map((name, i) => [name.trim(), i]));
+  const wide = col.has("pk") && col.has("prolific_id");
+  const seats = wide
+    ? [...new Set([...col.keys()].map((k) => /^[a-z_]+?_(\d+)$/.exec(k)).filter((m) => m && sotopiaDimension(m[0].replace(/_\d+$/, ""))).map((m) => Number(m![1])))].sort()
+    : [];
+  if (wide && !seats.length) throw new RecordProblem("header", "wide layout without any <dimension>_<seat> column");
+  if (!wide) {
+    const missing = LONG_REQUIRED.filter((c) => !col.has(c));
+    if (missing.length) {
+      throw new RecordProblem("header", `missing column(s) ${missing.join(", ")}: expected the long layout (${LONG_REQUIRED.join(", ")}[, rationale]) or the wide annotation layout (pk, prolific_id, <dimension>_<seat>)`);
+    }
+  }
+  for (;;) {
+    let next: IteratorResult<CsvRow>;
+    try {
+      next = rows.next();
+    } catch (e) {
+      yield {kind: "reject", line: 0, field: null, problem: (e as Error).message, raw: ""};
+      return;
+    }
+    if (next.done) return;
+    const row = next.value;
+    try {
+      if (row.fields.length !== header.fields.length) {
+        throw new RecordProblem(null, `has ${row.fields.length} fields, the header has ${header.fields.length}`);
+      }
+      yield {kind: "ratings", line: row.line, ratings: wide ? wideRow(row, col, ctx, seats) : [longRow(row, col, ctx)]};
+    } catch (e) {
+      if (!(e instanceof RecordProblem)) throw e;
+      yield {kind: "reject", line: row.line, field: e.field, problem: e.problem, raw: row.fields.join(",").slice(0, 2000)};
+    }
+  }
+}
+
+export const sotopiaRatingsFormat: ImportFormat = {
+  name: "sotopia-ratings",
+  description: "Scores per episode, agent and dimension by any rater, as CSV (long layout, or the wide SOTOPIA annotation layout)",
+  read: readRatings,
+};

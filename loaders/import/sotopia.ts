@@ -1,0 +1,262 @@
+// Format `sotopia`: SOTOPIA episodes, either as the public JSONL dump (one
+// episode a line) or as EpisodeLog JSON files written by sotopia's local
+// storage backend (one episode a file). See docs/formats.md.
+
+import {readFileSync} from "node:fs";
+import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {RecordProblem} from "./errors.js";
+import {decodeWhole, readLines} from "./files.js";
+import {emptyEpisode, type EpisodeRecord, type MessageRecord, type ReadItem, type RatingRecord} from "./records.js";
+import type {ImportFormat, ReadContext} from "./registry.js";
+import {parseAction, parseContext, parseReasoning, parseRenderedConversation} from "./sotopia-text.js";
+import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, parseJson, type Json, type JsonObject} from "./validate.js";
+
+const DIMENSION_LIST = SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ");
+
+/** The judge's scores for one seat, or null when the judge failed (a bare number in place of the scores). */
+function seatScores(entry: Json, field: string): Map<string, number> | null {
+  let scores: JsonObject;
+  if (typeof entry === "number") return null;
+  if (Array.isArray(entry)) {
+    if (entry.length !== 2) throw new RecordProblem(field, `expected [overall, {dimension: score}], got an array of ${entry.length}`);
+    asNumber(entry[0], `${field}[0]`);
+    scores = asObject(entry[1], `${field}[1]`);
+  } else {
+    scores = asObject(entry, field);
+  }
+  const out = new Map<string, number>();
+  for (const [key, value] of Object.entries(scores)) {
+    if (key === "overall_score") continue; // derived; the workbench recomputes it
+    const dim = sotopiaDimension(key);
+    if (!dim) throw new RecordProblem(`${field}.${key}`, `unknown dimension (expected one of ${DIMENSION_LIST})`);
+    const problem = scoreProblem(dim, value);
+    if (problem) throw new RecordProblem(`${field}.${key}`, problem);
+    out.set(key, value as number);
+  }
+  return out;
+}
+
+function ratingsOf(
+  episode: EpisodeRecord,
+  rewards: Json[],
+  field: string,
+  judge: string,
+  reasoning: string | null,
+): {ratings: RatingRecord[]; failed: boolean} {
+  if (rewards.length !== episode.participants.length) {
+    throw new RecordProblem(field, `expected one entry per agent (${episode.participants.length}), got ${rewards.length}`);
+  }
+  const rationales = reasoning ? parseReasoning(reasoning) : new Map();
+  const ratings: RatingRecord[] = [];
+  let failed = false;
+  rewards.forEach((entry, i) => {
+    const scores = seatScores(entry, `${field}[${i}]`);
+    if (!scores) {
+      failed = true;
+      return;
+    }
+    for (const [dimension, value] of scores) {
+      ratings.push({
+        episode_id: episode.episode_id, agent: i + 1, dimension, rater: judge, rater_kind: "llm", value,
+        rationale: rationales.get(i + 1)?.get(dimension) ?? null, run_id: "",
+      });
+    }
+  });
+  // A judge that failed for one seat failed for the episode: keep no partial scores.
+  return failed ? {ratings: [], failed} : {ratings, failed};
+}
+
+/** Seat order: who the environment addressed first, else the given fallback names. */
+function seatNames(messages: Json[] | null, fallback: string[]): string[] {
+  const first = messages?.[0];
+  if (Array.isArray(first)) {
+    const names: string[] = [];
+    for (const m of first) {
+      if (Array.isArray(m) && m[0] === "Environment" && typeof m[1] === "string" && !names.includes(m[1])) names.push(m[1]);
+    }
+    if (names.length >= 2) return names;
+  }
+  return fallback;
+}
+
+function messagesOf(turns: Json[], names: string[], field: string): MessageRecord[] {
+  const seat = new Map(names.map((n, i) => [n, i + 1]));
+  const out: MessageRecord[] = [];
+  turns.forEach((turn, t) => {
+    asArray(turn, `${field}[${t}]`).forEach((m, j) => {
+      const f = `${field}[${t}][${j}]`;
+      const triple = asArray(m, f);
+      if (triple.length !== 3) throw new RecordProblem(f, `expected [sender, receiver, text], got ${triple.length} items`);
+      const sender = asString(triple[0], `${f}[0]`);
+      const text = asString(triple[2], `${f}[2]`);
+      // Environment→agent messages are observations that repeat the transcript; the context they carry is kept on the episode.
+      if (sender === "Environment") return;
+      const agent = seat.get(sender);
+      if (agent === undefined) throw new RecordProblem(`${f}[0]`, `sender ${JSON.stringify(sender)} is not a participant (${names.join(", ")})`);
+      const {action_type, content} = parseAction(text);
+      out.push({turn: t, agent, action_type, content});
+    });
+  });
+  return out;
+}
+
+function modelsOf(v: Json | undefined, field: string): {judge: string; agents: string[]} {
+  const list = asArray(v, field);
+  if (list.length < 3) throw new RecordProblem(field, `expected [judge model, agent 1 model, agent 2 model], got ${list.length} names`);
+  const names = list.map((m, i) => asNonEmptyString(m, `${field}[${i}]`));
+  return {judge: names[0], agents: names.slice(1)};
+}
+
+/** One record of the public JSONL dump. */
+export function episodeFromDump(record: JsonObject): EpisodeRecord {
+  const episode = emptyEpisode(asNonEmptyString(record.episode_id, "episode_id"), "sotopia");
+  const {judge, agents} = modelsOf(record.experiment_model_name_pairs, "experiment_model_name_pairs");
+  const rawMessages = record.raw_messages === undefined ? [] : asArray(record.raw_messages, "raw_messages");
+  const backgrounds = record.agents_background ? asObject(record.agents_background, "agents_background") : {};
+  const goals = record.social_goals ? asObject(record.social_goals, "social_goals") : {};
+  const names = seatNames(rawMessages, Object.keys(backgrounds).length ? Object.keys(backgrounds) : Object.keys(goals));
+  if (names.length !== agents.length) {
+    throw new RecordProblem("agents_background", `found ${names.length} participant names for ${agents.length} agent models`);
+  }
+  const agentIds = record.agent_ids ? asArray(record.agent_ids, "agent_ids") : [];
+  episode.participants = names.map((name, i) => ({
+    agent: i + 1,
+    agent_ref: optionalString(agentIds[i], `agent_ids[${i}]`),
+    model: agents[i],
+    character: name,
+    goal: optionalString(goals[name], `social_goals.${name}`),
+    background: optionalString(backgrounds[name], `agents_background.${name}`),
+  }));
+  episode.scenario_id = optionalString(record.environment_id, "environment_id");
+  episode.scenario = optionalString(record.scenario, "scenario");
+  episode.codename = optionalString(record.codename, "codename");
+  episode.tag = optionalString(record.experiment_tag, "experiment_tag");
+  episode.synthetic = record.synthetic === true;
+  episode.messages = messagesOf(rawMessages, names, "raw_messages");
+  const rewardsField = record.raw_rewards !== undefined ? "raw_rewards" : "rewards";
+  const rewards = record[rewardsField] === undefined ? [] : asArray(record[rewardsField], rewardsField);
+  const reasoning = optionalString(record.reasoning, "reasoning");
+  const settings: Record<string, unknown> = {judge};
+  if (rewards.length) {
+    const {ratings, failed} = ratingsOf(episode, rewards, rewardsField, judge, reasoning);
+    episode.ratings = ratings;
+    if (failed) settings.judge_failed = true;
+  } else {
+    settings.unscored = true;
+  }
+  episode.settings = settings;
+  return episode;
+}
+
+/** One EpisodeLog as sotopia's local storage writes it. Partial logs with only `rewards_prompt` get their transcript from it. */
+export function episodeFromEpisodeLog(record: JsonObject): EpisodeRecord {
+  const episode = emptyEpisode(asNonEmptyString(record.pk, "pk"), "sotopia");
+  const {judge, agents} = modelsOf(record.models, "models");
+  const messages = record.messages === undefined || record.messages === null ? [] : asArray(record.messages, "messages");
+  const prompt = optionalString(record.rewards_prompt, "rewards_prompt") ?? "";
+  const firstContext = (() => {
+    const first = messages[0];
+    if (Array.isArray(first) && Array.isArray(first[0]) && typeof first[0][2] === "string") return first[0][2];
+    return prompt;
+  })();
+  const context = parseContext(firstContext);
+  const names = seatNames(messages, context.names);
+  if (names.length !== agents.length) {
+    throw new RecordProblem(messages.length ? "messages" : "rewards_prompt", `found ${names.length} participant names for ${agents.length} agent models`);
+  }
+  // Each agent's own context names its goal; the other's shows "Unknown".
+  const goals = new Map(context.goals);
+  const firstTurn = Array.isArray(messages[0]) ? messages[0] : [];
+  for (const m of firstTurn) {
+    if (Array.isArray(m) && m[0] === "Environment" && typeof m[1] === "string" && typeof m[2] === "string") {
+      const own = parseContext(m[2]).goals.get(m[1]);
+      if (own) goals.set(m[1], own);
+    }
+  }
+  const agentIds = record.agents ? asArray(record.agents, "agents") : [];
+  episode.participants = names.map((name, i) => ({
+    agent: i + 1,
+    agent_ref: optionalString(agentIds[i], `agents[${i}]`),
+    model: agents[i],
+    character: name,
+    goal: goals.get(name) ?? null,
+    background: context.backgrounds.get(name) ?? null,
+  }));
+  episode.scenario_id = optionalString(record.environment, "environment");
+  episode.scenario = context.scenario;
+  episode.tag = optionalString(record.tag, "tag");
+  episode.synthetic = record.synthetic === true;
+  const settings: Record<string, unknown> = {judge};
+  if (messages.length) {
+    episode.messages = messagesOf(messages, names, "messages");
+  } else if (prompt) {
+    const seat = new Map(names.map((n, i) => [n, i + 1]));
+    episode.messages = parseRenderedConversation(prompt, names).map((t) => ({
+      turn: t.turn, agent: t.speaker ? seat.get(t.speaker)! : null, ...t.action,
+    }));
+    settings.transcript_from = "rewards_prompt";
+  }
+  const rewards = record.rewards === undefined || record.rewards === null ? [] : asArray(record.rewards, "rewards");
+  if (rewards.length) {
+    const {ratings, failed} = ratingsOf(episode, rewards, "rewards", judge, optionalString(record.reasoning, "reasoning"));
+    episode.ratings = ratings;
+    if (failed) settings.judge_failed = true;
+  } else {
+    settings.unscored = true;
+  }
+  episode.settings = settings;
+  return episode;
+}
+
+function* itemsOf(doc: Json, line: number, raw: string, fromLog: boolean): Generator<ReadItem> {
+  try {
+    const record = asObject(doc, "(record)");
+    const episode = fromLog || "pk" in record ? episodeFromEpisodeLog(record) : episodeFromDump(record);
+    yield {kind: "episode", line, episode};
+  } catch (e) {
+    if (!(e instanceof RecordProblem)) throw e;
+    yield {kind: "reject", line, field: e.field, problem: e.problem, raw};
+  }
+}
+
+async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
+  if (path.endsWith(".json")) {
+    // One EpisodeLog (or an array of them) per file.
+    const text = decodeWhole(readFileSync(path));
+    if (text instanceof RecordProblem) {
+      yield {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
+      return;
+    }
+    let doc: Json;
+    try {
+      doc = parseJson(text);
+    } catch (e) {
+      yield {kind: "reject", line: 1, field: null, problem: (e as RecordProblem).problem, raw: text.slice(0, 2000)};
+      return;
+    }
+    for (const record of Array.isArray(doc) ? doc : [doc]) yield* itemsOf(record, 1, "", true);
+    return;
+  }
+  for await (const {number, text, bytesRead} of readLines(path)) {
+    ctx.onProgress(bytesRead);
+    if (text instanceof RecordProblem) {
+      yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
+      continue;
+    }
+    if (!text.trim()) continue;
+    let doc: Json;
+    try {
+      doc = parseJson(text);
+    } catch (e) {
+      yield {kind: "reject", line: number, field: null, problem: (e as RecordProblem).problem, raw: text};
+      continue;
+    }
+    yield* itemsOf(doc, number, text, false);
+  }
+}
+
+export const sotopiaFormat: ImportFormat = {
+  name: "sotopia",
+  description: "SOTOPIA episodes: the public JSONL dump (*.jsonl) or sotopia EpisodeLog files (*.json)",
+  read: readSotopia,
+};
