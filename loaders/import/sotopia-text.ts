@@ -90,14 +90,22 @@ export interface RenderedTurn {
  * sotopia's evaluation prompt. Speakers are matched against the known names.
  */
 export function parseRenderedConversation(text: string, names: readonly string[]): RenderedTurn[] {
-  const marker = /(?:^|\n)Turn #(\d+)(?::[ \t]*|[ \t]*\n)/g;
+  // A marker starts a line; an empty turn leaves two markers back to back.
+  const marker = /(?<![^\n])Turn #(\d+)(?::[ \t]*|[ \t]*(?:\n|$))/g;
   const starts: {turn: number; bodyStart: number; markerStart: number}[] = [];
   for (let m; (m = marker.exec(text)); ) starts.push({turn: Number(m[1]), bodyStart: m.index + m[0].length, markerStart: m.index});
   const turns: RenderedTurn[] = [];
   for (const [i, s] of starts.entries()) {
-    const body = text.slice(s.bodyStart, i + 1 < starts.length ? starts[i + 1].markerStart : text.length).trim();
+    const end = i + 1 < starts.length ? starts[i + 1].markerStart : text.length;
+    const body = text.slice(s.bodyStart, end).trim().replace(/,$/, "");
     if (!body) continue;
     const speaker = names.find((n) => body.startsWith(`${n} `)) ?? null;
+    const previous = turns[turns.length - 1];
+    if (!speaker && previous) {
+      // A "Turn #N" line inside an utterance (models sometimes write one): it belongs to the utterance before it.
+      previous.action.content += `\n${text.slice(s.markerStart, end).trim()}`;
+      continue;
+    }
     const rest = speaker ? body.slice(speaker.length + 1) : body;
     turns.push({turn: s.turn, speaker, action: parseAction(rest)});
   }

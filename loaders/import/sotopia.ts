@@ -20,7 +20,8 @@ function seatScores(entry: Json, field: string): Map<string, number> | null {
   if (Array.isArray(entry)) {
     if (entry.length !== 2) throw new RecordProblem(field, `expected [overall, {dimension: score}], got an array of ${entry.length}`);
     asNumber(entry[0], `${field}[0]`);
-    scores = asObject(entry[1], `${field}[1]`);
+    field = `${field}[1]`;
+    scores = asObject(entry[1], field);
   } else {
     scores = asObject(entry, field);
   }

@@ -6,7 +6,7 @@ export type Json = null | boolean | number | string | Json[] | {[key: string]: J
 export type JsonObject = {[key: string]: Json};
 
 export const describe = (v: unknown): string =>
-  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v).slice(0, 40)}`;
+  v === undefined ? "nothing (the field is missing)" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v).slice(0, 40)}`;
 
 export function asObject(v: unknown, field: string): JsonObject {
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RecordProblem(field, `expected an object, got ${describe(v)}`);

@@ -1,0 +1,46 @@
+// Temporary stores and a snapshot of their contents, to prove an import changed nothing.
+
+import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {afterEach} from "vitest";
+import {openStore, rows, type Store} from "../../loaders/store/db.js";
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  while (cleanups.length) cleanups.pop()!();
+});
+
+/** A fresh directory removed after the test. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "sociometer-test-"));
+  cleanups.push(() => rmSync(dir, {recursive: true, force: true}));
+  return dir;
+}
+
+/** A fresh store in a temporary directory, closed after the test. */
+export async function tempStore(): Promise<Store & {dir: string}> {
+  const dir = tempDir();
+  const store = await openStore(join(dir, "test.duckdb"));
+  cleanups.unshift(() => store.close());
+  return Object.assign(store, {dir});
+}
+
+export function writeFile(dir: string, name: string, content: string | Uint8Array): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+/** Every row of every data table, for before/after comparisons. */
+export async function snapshot(store: Store): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of ["sources", "episodes", "participants", "messages", "ratings"]) {
+    const columns = t === "sources" ? "* EXCLUDE (imported_at)" : "*";
+    out[t] = await rows(store.conn, `SELECT ${columns} FROM ${t} ORDER BY ALL`);
+  }
+  return out;
+}
+
+export const count = async (store: Store, sql: string): Promise<number> =>
+  Number(Object.values((await rows(store.conn, sql))[0])[0]);

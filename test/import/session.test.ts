@@ -1,0 +1,165 @@
+// The import contract: whole or nothing, idempotent, replace on change, and errors that name file, line and field.
+
+import {describe, expect, it} from "vitest";
+import {readFileSync, writeFileSync} from "node:fs";
+import {ImportError} from "../../loaders/import/errors.js";
+import {importFiles} from "../../loaders/import/session.js";
+import {rows, type Store} from "../../loaders/store/db.js";
+import {dumpRecord, jsonl} from "../helpers/episodes.js";
+import {count, snapshot, tempStore, writeFile} from "../helpers/store.js";
+
+/** Imports and expects an ImportError; returns it after checking the store is exactly as before. */
+async function expectRejected(store: Store, format: string, paths: string[]): Promise<ImportError> {
+  const before = await snapshot(store);
+  const error = await importFiles(store, format, paths).then(
+    () => { throw new Error("the import should have failed"); },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ImportError);
+  expect(await snapshot(store)).toEqual(before);
+  return error as ImportError;
+}
+
+const scores = (overrides: Record<string, unknown>) => {
+  const base = dumpRecord("x").raw_rewards as [number, Record<string, unknown>][];
+  return [[base[0][0], {...base[0][1], ...overrides}], base[1]];
+};
+
+describe("bad input: a clear error, and the store unchanged", () => {
+  it("rejects goal 11 (above [0, 10]) without clipping, naming file, line and field", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "good.jsonl", jsonl([dumpRecord("keep")]))]);
+    const bad = writeFile(store.dir, "bad.jsonl", jsonl([dumpRecord("a"), dumpRecord("b", {raw_rewards: scores({goal: 11})})]));
+    const e = await expectRejected(store, "sotopia", [bad]);
+    expect(e.file).toBe(bad);
+    expect(e.line).toBe(2);
+    expect(e.field).toBe("raw_rewards[0][1].goal");
+    expect(e.message).toContain("11 is outside GOAL's range [0, 10]");
+    expect(await count(store, "SELECT count(*) FROM episodes")).toBe(1);
+  });
+
+  it("rejects secret +2 (above [-10, 0])", async () => {
+    const store = await tempStore();
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "s.jsonl", jsonl([dumpRecord("a", {raw_rewards: scores({secret: 2})})]))]);
+    expect(e.field).toBe("raw_rewards[0][1].secret");
+    expect(e.problem).toBe("2 is outside SEC's range [-10, 0]");
+  });
+
+  it("rejects a non-integer score", async () => {
+    const store = await tempStore();
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "f.jsonl", jsonl([dumpRecord("a", {raw_rewards: scores({knowledge: 2.5})})]))]);
+    expect(e.problem).toContain("not a whole number");
+  });
+
+  it("rejects an unknown dimension", async () => {
+    const store = await tempStore();
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "u.jsonl", jsonl([dumpRecord("a", {raw_rewards: scores({charisma: 3})})]))]);
+    expect(e.field).toBe("raw_rewards[0][1].charisma");
+    expect(e.problem).toMatch(/^unknown dimension \(expected one of believability, /);
+  });
+
+  it("rejects an episode id that appears twice in one import, even across files", async () => {
+    const store = await tempStore();
+    const one = writeFile(store.dir, "one.jsonl", jsonl([dumpRecord("same")]));
+    const two = writeFile(store.dir, "two.jsonl", jsonl([dumpRecord("other"), dumpRecord("same")]));
+    const e = await expectRejected(store, "sotopia", [one, two]);
+    expect([e.file, e.line, e.field]).toEqual([two, 2, "episode_id"]);
+    expect(e.problem).toContain("already in this import (one.jsonl:1)");
+  });
+
+  it("rejects an episode id that another file already put in the store", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "first.jsonl", jsonl([dumpRecord("dup")]))]);
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "second.jsonl", jsonl([dumpRecord("dup", {codename: "changed"})]))]);
+    expect(e.problem).toContain("already in the store");
+  });
+
+  it("rejects truncated JSON, naming the line", async () => {
+    const store = await tempStore();
+    const text = jsonl([dumpRecord("a"), dumpRecord("b")]);
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "t.jsonl", text.slice(0, text.length - 40))]);
+    expect(e.line).toBe(2);
+    expect(e.problem).toMatch(/^not valid JSON .*truncated/);
+  });
+
+  it("rejects a file that is not UTF-8", async () => {
+    const store = await tempStore();
+    const latin1 = Buffer.from(jsonl([dumpRecord("a", {scenario: "café"})]), "latin1");
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "l.jsonl", latin1)]);
+    expect([e.line, e.problem]).toEqual([1, "the line is not valid UTF-8 (is the file in another encoding?)"]);
+  });
+
+  it("rejects a missing field with its name", async () => {
+    const store = await tempStore();
+    const {experiment_model_name_pairs: _, ...rest} = dumpRecord("a");
+    const e = await expectRejected(store, "sotopia", [writeFile(store.dir, "m.jsonl", jsonl([rest]))]);
+    expect([e.field, e.problem]).toEqual(["experiment_model_name_pairs", "expected an array, got nothing (the field is missing)"]);
+  });
+
+  it("rejects a file that does not exist before touching the store", async () => {
+    const store = await tempStore();
+    const e = await expectRejected(store, "sotopia", [`${store.dir}/nope.jsonl`]);
+    expect(e.problem).toBe("no such file");
+  });
+});
+
+describe("--skip-invalid", () => {
+  it("imports the valid records and writes each rejected one with its reason", async () => {
+    const store = await tempStore();
+    const file = writeFile(store.dir, "mixed.jsonl", jsonl([dumpRecord("a"), dumpRecord("b", {raw_rewards: scores({goal: 11})}), dumpRecord("c")]) + "{oops\n");
+    const rejectsPath = `${store.dir}/rejects.jsonl`;
+    const summary = await importFiles(store, "sotopia", [file], {skipInvalid: true, rejectsPath});
+    expect(summary).toMatchObject({episodes: 2, rejected: 2, rejectsPath});
+    const rejects = readFileSync(rejectsPath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rejects.map((r) => [r.line, r.field])).toEqual([[2, "raw_rewards[0][1].goal"], [4, null]]);
+    expect(rejects[0].raw).toContain('"episode_id":"b"');
+    expect(await rows(store.conn, "SELECT rows, rejected FROM sources")).toEqual([{rows: 2, rejected: 2}]);
+  });
+});
+
+describe("fingerprints", () => {
+  it("importing the same file twice is a no-op, reported as unchanged", async () => {
+    const store = await tempStore();
+    const file = writeFile(store.dir, "e.jsonl", jsonl([dumpRecord("a"), dumpRecord("b")]));
+    await importFiles(store, "sotopia", [file]);
+    const before = await snapshot(store);
+    const again = await importFiles(store, "sotopia", [file]);
+    expect(again.files.map((f) => f.status)).toEqual(["unchanged"]);
+    expect(again.episodes).toBe(0);
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it("the same content at another path is also unchanged, and says where it came from", async () => {
+    const store = await tempStore();
+    const text = jsonl([dumpRecord("a")]);
+    const first = writeFile(store.dir, "a.jsonl", text);
+    await importFiles(store, "sotopia", [first]);
+    const copy = await importFiles(store, "sotopia", [writeFile(store.dir, "copy.jsonl", text)]);
+    expect(copy.files[0]).toMatchObject({status: "unchanged", sameAs: first});
+  });
+
+  it("a changed file at the same path replaces its rows, and keeps other files' rows", async () => {
+    const store = await tempStore();
+    const other = writeFile(store.dir, "other.jsonl", jsonl([dumpRecord("other")]));
+    const path = writeFile(store.dir, "e.jsonl", jsonl([dumpRecord("a"), dumpRecord("b")]));
+    await importFiles(store, "sotopia", [other, path]);
+    writeFileSync(path, jsonl([dumpRecord("a", {codename: "edited"}), dumpRecord("c")]));
+    const summary = await importFiles(store, "sotopia", [path]);
+    expect(summary.files[0].status).toBe("replaced");
+    expect(await rows(store.conn, "SELECT episode_id, codename FROM episodes ORDER BY 1")).toEqual([
+      {episode_id: "a", codename: "edited"}, {episode_id: "c", codename: "desk"}, {episode_id: "other", codename: "desk"},
+    ]);
+    expect(await count(store, "SELECT count(*) FROM sources")).toBe(2);
+    expect(await count(store, "SELECT count(*) FROM ratings")).toBe(3 * 14);
+    expect(await count(store, "SELECT count(*) FROM messages WHERE episode_id = 'b'")).toBe(0);
+  });
+
+  it("a failed replacement leaves the earlier version in place", async () => {
+    const store = await tempStore();
+    const path = writeFile(store.dir, "e.jsonl", jsonl([dumpRecord("a")]));
+    await importFiles(store, "sotopia", [path]);
+    writeFileSync(path, jsonl([dumpRecord("a2"), dumpRecord("bad", {raw_rewards: scores({goal: -1})})]));
+    await expectRejected(store, "sotopia", [path]);
+    expect(await rows(store.conn, "SELECT episode_id FROM episodes")).toEqual([{episode_id: "a"}]);
+  });
+});
