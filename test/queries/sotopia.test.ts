@@ -1,0 +1,46 @@
+// The statistics SQL must agree with the library formulas applied to instance rows.
+
+import {expect, it} from "vitest";
+import {SOTOPIA_STATS_SQL} from "../../loaders/queries/sotopia.js";
+import {importFiles} from "../../loaders/import/session.js";
+import {rows} from "../../loaders/store/db.js";
+import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {modelAggregates, overallScore, type SotopiaStatRow} from "../../src/lib/sotopia.js";
+import {mean, sd} from "../../src/lib/stats.js";
+import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
+import {tempStore} from "../helpers/store.js";
+
+describeWithFixtures("SOTOPIA_STATS_SQL on the 20 real episodes", () => {
+  it("gives the same per-model means, sds and overall as the library over instance rows", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [fixture("sotopia-lab__sotopia-rl/example_episodes.jsonl")]);
+    const stats = await rows<SotopiaStatRow>(store.conn, SOTOPIA_STATS_SQL);
+    const instances = await rows<{episode_id: string; agent: number; model: string; dimension: string; value: number}>(store.conn,
+      "SELECT r.episode_id, r.agent, p.model, r.dimension, r.value FROM ratings r JOIN participants p USING (episode_id, agent)");
+
+    // Independent path: group instance rows in TypeScript, compute overall per instance with overallScore.
+    const byInstance = new Map<string, {model: string; scores: Record<string, number>}>();
+    for (const r of instances) {
+      const key = `${r.episode_id}/${r.agent}`;
+      const entry = byInstance.get(key) ?? {model: r.model, scores: {}};
+      entry.scores[r.dimension] = r.value;
+      byInstance.set(key, entry);
+    }
+    const expected: {model: string; dimension: string; n: number; mean: number; sd: number}[] = [];
+    for (const model of ["gpt-3.5-turbo", "gpt-4"]) {
+      const mine = [...byInstance.values()].filter((i) => i.model === model);
+      for (const d of [...SOTOPIA_DIMENSIONS.map((x) => x.key), "overall"]) {
+        const values = mine.map((i) => (d === "overall" ? overallScore(i.scores) : i.scores[d]));
+        expected.push({model, dimension: d, n: values.length, mean: mean(values), sd: sd(values)});
+      }
+    }
+    const got = modelAggregates(stats, {rater: "gpt-4"});
+    expect(got.map((g) => [g.model, g.dimension, g.n])).toEqual(expected.map((e) => [e.model, e.dimension, e.n]));
+    got.forEach((g, i) => {
+      expect(g.mean).toBeCloseTo(expected[i].mean, 10);
+      expect(g.sd).toBeCloseTo(expected[i].sd, 10);
+    });
+    // 11 gpt-4 vs gpt-3.5 + 3 gpt-4 self-play episodes → gpt-4 plays 17 seats; gpt-3.5 plays 23.
+    expect(got.filter((g) => g.dimension === "goal").map((g) => g.n)).toEqual([23, 17]);
+  });
+});
