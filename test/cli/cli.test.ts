@@ -1,0 +1,87 @@
+// The CLI as a user runs it: a real child process, stdout for results, stderr for messages, exit codes.
+
+import {describe, expect, it} from "vitest";
+import {execFile} from "node:child_process";
+import {existsSync, readFileSync} from "node:fs";
+import {join} from "node:path";
+import {promisify} from "node:util";
+import {REPO, describeWithFixtures, fixture} from "../helpers/fixtures.js";
+import {dumpRecord, jsonl} from "../helpers/episodes.js";
+import {tempDir, writeFile} from "../helpers/store.js";
+
+const run = promisify(execFile);
+
+async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+  try {
+    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
+    return {code: 0, stdout, stderr};
+  } catch (e) {
+    const x = e as {code: number; stdout: string; stderr: string};
+    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
+  }
+}
+
+describe("sociometer CLI", () => {
+  it("prints help listing formats and reports", async () => {
+    const {code, stdout} = await cli(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("sotopia-ratings");
+    expect(stdout).toContain("report <name>");
+  });
+
+  it("fails an import with exit code 65 and a message naming file, line and field, leaving no store data", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    const bad = writeFile(dir, "bad.jsonl", jsonl([dumpRecord("a", {raw_rewards: [[0, {goal: 11}], [0, {goal: 1}]]})]));
+    const {code, stdout, stderr} = await cli(["import", "sotopia", bad, "--db", db]);
+    expect(code).toBe(65);
+    expect(stdout).toBe("");
+    expect(stderr).toContain(`${bad}:1: raw_rewards[0][1].goal: 11 is outside GOAL's range [0, 10]`);
+    const status = await cli(["status", "--db", db, "--format", "json"]);
+    expect(JSON.parse(status.stdout).episodes).toEqual([]);
+  });
+
+  it("reports a usage error with exit code 2", async () => {
+    const {code, stderr} = await cli(["report", "nonsense", "--db", join(tempDir(), "x.duckdb")]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`unknown report "nonsense"; reports: sotopia`);
+  });
+});
+
+describeWithFixtures("sociometer CLI on real data", () => {
+  it("imports, reports the same numbers in every output format, and exports tables", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    const imported = await cli(["import", "sotopia", fixture("sotopia-lab__sotopia-rl/example_episodes.jsonl"), "--db", db]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain("20 episodes and 280 scores imported");
+
+    const again = await cli(["import", "sotopia", fixture("sotopia-lab__sotopia-rl/example_episodes.jsonl"), "--db", db]);
+    expect(again.stdout).toContain("unchanged, already imported");
+
+    const json = JSON.parse((await cli(["report", "sotopia", "--db", db, "--format", "json"])).stdout);
+    expect(json.notes[0]).toMatch(/^rater: gpt-4/);
+    const goal4 = json.rows.find((r: {model: string; dimension: string}) => r.model === "gpt-4" && r.dimension === "goal");
+    expect(goal4.n).toBe(17);
+
+    const csv = (await cli(["report", "sotopia", "--db", db, "--format", "csv"])).stdout.trim().split("\n");
+    expect(csv[0]).toBe("model,dimension,abbrev,n,mean,sd");
+    const csvGoal4 = csv.find((l) => l.startsWith("gpt-4,goal,"))!.split(",");
+    expect(Number(csvGoal4[4])).toBe(goal4.mean);
+
+    const table = (await cli(["report", "sotopia", "--db", db])).stdout;
+    expect(table).toContain(goal4.mean.toFixed(3));
+
+    const status = JSON.parse((await cli(["status", "--db", db, "--format", "json"])).stdout);
+    expect(status.episodes).toEqual([{benchmark: "sotopia", episodes: 20, synthetic: 0}]);
+    expect(status.raters).toEqual([{rater: "gpt-4", rater_kind: "llm", episodes: 20, scores: 280}]);
+
+    const out = join(dir, "ratings.csv");
+    const exported = await cli(["export", "ratings", "--out", out, "--db", db]);
+    expect(exported.code).toBe(0);
+    expect(readFileSync(out, "utf8").trim().split("\n")).toHaveLength(281);
+    const parquet = join(dir, "episodes.parquet");
+    expect((await cli(["export", "episodes", "--out", parquet, "--db", db])).code).toBe(0);
+    expect(existsSync(parquet)).toBe(true);
+  });
+});
