@@ -1,24 +1,18 @@
 // The `sociometer` command line: import logs, inspect the store, print reports, export tables.
 
 import {existsSync} from "node:fs";
-import {basename, dirname, join, resolve} from "node:path";
+import {basename, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {parseArgs} from "node:util";
 import {ImportError} from "../import/errors.js";
 import {FORMATS} from "../import/registry.js";
 import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress} from "../progress.js";
+import {importSamples} from "../samples.js";
 import {defaultStorePath, openStore, rows, type Store} from "../store/db.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** The bundled synthetic samples, in import order (episodes before the ratings that refer to them). */
-export const SAMPLE_IMPORTS: readonly {format: string; path: string}[] = [
-  {format: "sotopia", path: join(ROOT, "data/samples/sotopia/episodes.jsonl")},
-  {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/human_ratings.csv")},
-];
 
 const EXPORTABLE = ["sources", "episodes", "participants", "messages", "ratings", "dimensions"];
 
@@ -119,9 +113,8 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "import-samples": {
-      await withStore(dbPath, false, async (s) => {
-        for (const {format, path} of SAMPLE_IMPORTS) process.stdout.write(describeImport(await importFiles(s, format, [path], {progress})));
-      });
+      const summaries = await withStore(dbPath, false, (s) => importSamples(s, progress));
+      for (const summary of summaries) process.stdout.write(describeImport(summary));
       process.stdout.write(`store: ${dbPath} (synthetic sample data)\n`);
       return 0;
     }

@@ -1,6 +1,7 @@
 // The import formats the workbench reads, by name. Later benchmarks register theirs here.
 
 import type {ReadItem} from "./records.js";
+import {canonicalFormat} from "./canonical.js";
 import {sotopiaFormat} from "./sotopia.js";
 import {sotopiaRatingsFormat} from "./sotopia-ratings.js";
 
@@ -17,10 +18,12 @@ export interface ReadContext {
 export interface ImportFormat {
   name: string;
   description: string;
+  /** The format scores episodes already in the store, so the import preloads their seats. */
+  scoresStoredEpisodes?: boolean;
   read(path: string, ctx: ReadContext): AsyncIterable<ReadItem>;
 }
 
-export const FORMATS: readonly ImportFormat[] = [sotopiaFormat, sotopiaRatingsFormat];
+export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat];
 
 export function getFormat(name: string): ImportFormat {
   const format = FORMATS.find((f) => f.name === name);

@@ -120,7 +120,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       },
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
-    if (format.name !== "sotopia" && stored.size) {
+    if (format.scoresStoredEpisodes && stored.size) {
       for (const r of await rows<{episode_id: string; names: string[]}>(
         conn,
         "SELECT episode_id, list(coalesce(character, '') ORDER BY agent) AS names FROM participants GROUP BY episode_id",

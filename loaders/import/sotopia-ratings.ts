@@ -146,5 +146,6 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
 export const sotopiaRatingsFormat: ImportFormat = {
   name: "sotopia-ratings",
   description: "Scores per episode, agent and dimension by any rater, as CSV (long layout, or the wide SOTOPIA annotation layout)",
+  scoresStoredEpisodes: true,
   read: readRatings,
 };

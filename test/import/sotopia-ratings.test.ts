@@ -16,7 +16,7 @@ async function storeWithEpisode(): Promise<Store & {dir: string}> {
   return store;
 }
 
-async function failure(store: Store, csv: string): Promise<ImportError> {
+async function failure(store: Store & {dir: string}, csv: string): Promise<ImportError> {
   const before = await snapshot(store);
   const e = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "r.csv", csv)]).then(() => null, (x: unknown) => x);
   expect(e).toBeInstanceOf(ImportError);
