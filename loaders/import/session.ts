@@ -2,12 +2,13 @@
 // replaced, read and validate every record, and write it all in one
 // transaction, so the store gets the whole import or none of it.
 
+import {createHash} from "node:crypto";
 import {existsSync, statSync, writeFileSync} from "node:fs";
 import {basename, resolve} from "node:path";
 import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
-import {sha256File} from "./files.js";
+import {newSha256, sha256File} from "./files.js";
 import {getFormat, type ReadContext} from "./registry.js";
 import {StoreWriter} from "./writer.js";
 
@@ -58,9 +59,11 @@ interface ExistingSource {
   source_id: string;
   path: string;
   sha256: string;
+  bytes: number;
 }
 
-const SOURCE_ID_LENGTH = 16;
+/** A source's id names its path (content is tracked by sha256), so it is known before the file is read. */
+const sourceIdOf = (path: string): string => createHash("sha256").update(path).digest("hex").slice(0, 16);
 
 /** Imports `paths` in format `formatName` into the store, atomically. Throws ImportError on the first bad record unless skipInvalid. */
 export async function importFiles(store: Store, formatName: string, paths: readonly string[], options: ImportOptions = {}): Promise<ImportSummary> {
@@ -74,7 +77,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   }
 
   const conn = store.conn;
-  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, sha256 FROM sources");
+  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, sha256, bytes FROM sources");
   const bySha = new Map(existing.map((s) => [s.sha256, s]));
   const byPath = new Map(existing.map((s) => [s.path, s]));
 
@@ -85,21 +88,26 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   await conn.run("BEGIN TRANSACTION");
   let writer: StoreWriter | null = null;
   try {
-    // Plan: what each file is, and clear the rows of files that changed.
-    const planned: {path: string; sha: string; bytes: number; status: FileStatus}[] = [];
+    // Plan: what each file is, and clear the rows of files that changed. A file
+    // can only be unchanged if a stored source (or another file here) has its
+    // exact size; only those are hashed up front, the rest while they are read.
+    const planned: {path: string; sha: string | null; bytes: number; status: FileStatus}[] = [];
+    const sizes = files.map((f) => statSync(f).size);
+    const storedSizes = new Set(existing.map((s) => s.bytes));
     const shasNow = new Set<string>();
-    for (const path of files) {
-      const sha = await sha256File(path);
-      const bytes = statSync(path).size;
-      const same = bySha.get(sha);
-      if (same || shasNow.has(sha)) {
+    for (const [i, path] of files.entries()) {
+      const bytes = sizes[i];
+      const mayRepeat = storedSizes.has(bytes) || sizes.some((b, j) => j !== i && b === bytes);
+      const sha = mayRepeat ? await sha256File(path) : null;
+      const same = sha ? bySha.get(sha) : undefined;
+      if (sha && (same || shasNow.has(sha))) {
         summaries.push({
-          path, status: "unchanged", sourceId: sha.slice(0, SOURCE_ID_LENGTH), sameAs: same && same.path !== path ? same.path : undefined,
+          path, status: "unchanged", sourceId: same?.source_id ?? sourceIdOf(path), sameAs: same && same.path !== path ? same.path : undefined,
           episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [],
         });
         continue;
       }
-      shasNow.add(sha);
+      if (sha) shasNow.add(sha);
       const previous = byPath.get(path);
       if (previous) await deleteSource(store, previous.source_id);
       planned.push({path, sha, bytes, status: previous ? "replaced" : "imported"});
@@ -109,15 +117,12 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
     const added = new Map<string, {names: string[]; where: string}>();
     const seatCache = new Map<string, string[]>();
-    let currentBytes = 0;
     let doneBytes = 0;
     const ctx: ReadContext = {
       hasEpisode: (id) => stored.has(id) || added.has(id),
       seatsOf: (id) => added.get(id)?.names ?? seatCache.get(id) ?? [],
-      onProgress: (b) => {
-        currentBytes = b;
-        progress.update(doneBytes + b);
-      },
+      onProgress: (b) => progress.update(doneBytes + b),
+      hash: newSha256(),
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
     if (format.scoresStoredEpisodes && stored.size) {
@@ -133,7 +138,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const totalBytes = planned.reduce((s, p) => s + p.bytes, 0);
     progress.start(`importing ${planned.length} file(s)`, totalBytes, "bytes");
     for (const plan of planned) {
-      const sourceId = plan.sha.slice(0, SOURCE_ID_LENGTH);
+      const sourceId = sourceIdOf(plan.path);
+      ctx.hash = newSha256();
       const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: []};
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
       let records = 0;
@@ -142,7 +148,6 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         rejects.push({file: plan.path, line, field, problem, raw});
         summary.rejected++;
       };
-      currentBytes = 0;
       try {
         for await (const item of format.read(plan.path, ctx)) {
           if (item.kind === "reject") {
@@ -186,9 +191,11 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         throw e;
       }
       doneBytes += plan.bytes;
+      const sha = ctx.hash.digest("hex");
+      if (plan.sha && plan.sha !== sha) throw new ImportError(plan.path, null, null, "the file changed while it was being imported");
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, plan.sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+        [sourceId, plan.path, format.name, sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
       );
       summaries.push(summary);
     }

@@ -223,7 +223,9 @@ function* itemsOf(doc: Json, line: number, raw: string, fromLog: boolean): Gener
 async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   if (path.endsWith(".json")) {
     // One EpisodeLog (or an array of them) per file.
-    const text = decodeWhole(readFileSync(path));
+    const bytes = readFileSync(path);
+    ctx.hash.update(bytes);
+    const text = decodeWhole(bytes);
     if (text instanceof RecordProblem) {
       yield {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
       return;
@@ -238,7 +240,7 @@ async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<Read
     for (const record of Array.isArray(doc) ? doc : [doc]) yield* itemsOf(record, 1, "", true);
     return;
   }
-  for await (const {number, text, bytesRead} of readLines(path)) {
+  for await (const {number, text, bytesRead} of readLines(path, ctx.hash)) {
     ctx.onProgress(bytesRead);
     if (text instanceof RecordProblem) {
       yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};

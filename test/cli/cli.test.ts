@@ -83,5 +83,5 @@ describeWithFixtures("sociometer CLI on real data", () => {
     const parquet = join(dir, "episodes.parquet");
     expect((await cli(["export", "episodes", "--out", parquet, "--db", db])).code).toBe(0);
     expect(existsSync(parquet)).toBe(true);
-  });
+  }, 60_000);
 });

@@ -2,7 +2,7 @@
 -- Seats (`agent`) are 1-based positions in the episode; names live in participants.
 
 CREATE TABLE sources (
-  source_id   VARCHAR PRIMARY KEY,      -- first 16 hex digits of sha256
+  source_id   VARCHAR PRIMARY KEY,      -- first 16 hex digits of the sha256 of the path
   path        VARCHAR NOT NULL,         -- absolute path at import time (identity of a source)
   format      VARCHAR NOT NULL,
   sha256      VARCHAR NOT NULL,

@@ -1,0 +1,157 @@
+// Shared by the browser tests: build the site against a given store, serve
+// dist/ from loopback, and drive Debian's Chromium with playwright-core while
+// recording every console error, uncaught exception and off-machine request.
+
+import {execFileSync, spawn} from "node:child_process";
+import {createReadStream, existsSync, statSync} from "node:fs";
+import {createServer, type Server} from "node:http";
+import type {AddressInfo} from "node:net";
+import {extname, join, normalize, resolve, sep} from "node:path";
+import {chromium, type Browser, type BrowserContext, type Page} from "playwright-core";
+import {REPO} from "../helpers/fixtures.js";
+
+export {REPO};
+
+/** Runs `npx <args>` in the repository and returns its output; rejects with the output's tail on failure. */
+export function runNpx(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 240_000): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn("npx", [...args], {
+      cwd: REPO,
+      env: {...process.env, OBSERVABLE_TELEMETRY_DISABLE: "true", NO_COLOR: "1", ...env},
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d));
+    child.stderr.on("data", (d: Buffer) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise(out);
+      else reject(new Error(`npx ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
+    });
+  });
+}
+
+/** Builds the site from the store at `storePath` into `outDir` (never the user's dist/). Returns the build log and its time. */
+export async function buildSite(storePath: string, outDir: string): Promise<{log: string; ms: number}> {
+  const start = performance.now();
+  const log = await runNpx(["observable", "build"], {SOCIOMETER_DB: storePath, SOCIOMETER_SITE_OUT: outDir});
+  return {log, ms: performance.now() - start};
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".wasm": "application/wasm",
+  ".parquet": "application/vnd.apache.parquet",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Serves `dir` like a static host serves a Framework build: /sotopia → sotopia.html, / → index.html. */
+export async function serveStatic(dir: string): Promise<{origin: string; close(): Promise<void>}> {
+  const root = resolve(dir);
+  const server: Server = createServer((req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
+    let file = normalize(join(root, pathname));
+    if (file !== root && !file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+    else if (!existsSync(file) && existsSync(`${file}.html`)) file = `${file}.html`;
+    if (!existsSync(file)) {
+      res.writeHead(404, {"content-type": "text/plain"}).end("not found");
+      return;
+    }
+    res.writeHead(200, {"content-type": TYPES[extname(file)] ?? "application/octet-stream"});
+    createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const {port} = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** Debian's chromium (never a downloaded browser), or null when it is not installed. */
+export function findChromium(): string | null {
+  try {
+    return execFileSync("sh", ["-c", "command -v chromium"], {encoding: "utf8"}).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Flags that keep Chromium from calling home (OFFLINE.md item 11). */
+const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export async function launchBrowser(executablePath: string): Promise<Browser> {
+  return chromium.launch({executablePath, headless: true, args: CHROMIUM_FLAGS});
+}
+
+/** What went wrong while pages were open: each entry names the page it happened on. */
+export interface Problems {
+  consoleErrors: string[];
+  pageErrors: string[];
+  offMachineRequests: string[];
+}
+
+const isLoopback = (url: string): boolean => {
+  const {protocol, hostname} = new URL(url);
+  if (protocol === "data:" || protocol === "blob:" || protocol === "about:") return true;
+  return hostname === "127.0.0.1" || hostname === "localhost" || hostname === "[::1]";
+};
+
+/**
+ * A browser context that refuses (and records) every request leaving the
+ * machine, and a way to open pages that records console errors and uncaught
+ * exceptions.
+ */
+export async function watchedContext(browser: Browser): Promise<{context: BrowserContext; problems: Problems; open(url: string): Promise<Page>}> {
+  const context = await browser.newContext({viewport: {width: 1280, height: 900}});
+  const problems: Problems = {consoleErrors: [], pageErrors: [], offMachineRequests: []};
+  await context.route("**/*", (route) => {
+    const url = route.request().url();
+    if (isLoopback(url)) return route.continue();
+    problems.offMachineRequests.push(url);
+    return route.abort("blockedbyclient");
+  });
+  // Requests that bypass routing (e.g. from workers) are still reported here.
+  context.on("request", (request) => {
+    const url = request.url();
+    if (!isLoopback(url) && !problems.offMachineRequests.includes(url)) problems.offMachineRequests.push(url);
+  });
+  return {
+    context,
+    problems,
+    async open(url: string) {
+      const page = await context.newPage();
+      const where = new URL(url).pathname;
+      page.on("console", (msg) => {
+        if (msg.type() === "error") problems.consoleErrors.push(`${where}: ${msg.text()}`);
+      });
+      page.on("pageerror", (error) => problems.pageErrors.push(`${where}: ${error.message}`));
+      await page.goto(url, {waitUntil: "load"});
+      return page;
+    },
+  };
+}
+
+/** Fails the page if Framework rendered any cell as an error. */
+export async function cellErrors(page: Page): Promise<string[]> {
+  return page.locator(".observablehq--error").allTextContents();
+}
