@@ -1,0 +1,67 @@
+import {describe, expect, it} from "vitest";
+import {binIndex, differences, perceivedRanges, randolphKappa} from "../../src/lib/agreement.js";
+
+describe("binIndex", () => {
+  it("splits [0, 10] into five bins of width 2, the top bin holding 10", () => {
+    expect([0, 1, 2, 3.9, 4, 7, 8, 9, 10].map((v) => binIndex(v, 0, 10, 5))).toEqual([0, 0, 1, 1, 2, 3, 4, 4, 4]);
+    expect([-10, -8, -7, -1, 0].map((v) => binIndex(v, -10, 0, 5))).toEqual([0, 1, 1, 4, 4]);
+    expect(() => binIndex(11, 0, 10, 5)).toThrow("outside");
+  });
+});
+
+describe("randolphKappa (hand-worked)", () => {
+  it("computes P_o and κ_free over items with at least two raters", () => {
+    // Scale [0, 10], 5 bins. Item A: 9, 10, 8 → all bin 4: P = 3·2/(3·2) = 1.
+    // Item B: 1, 5 → bins 0, 2: P = 0. Item C: 6, 7 → bin 3 twice: P = 1. Item D: one rater → ignored.
+    // P_o = 2/3; κ = (2/3 − 1/5)/(1 − 1/5) = (7/15)/(4/5) = 7/12.
+    const k = randolphKappa([
+      {scores: [9, 10, 8], lo: 0, hi: 10},
+      {scores: [1, 5], lo: 0, hi: 10},
+      {scores: [6, 7], lo: 0, hi: 10},
+      {scores: [3], lo: 0, hi: 10},
+    ]);
+    expect(k.items).toBe(3);
+    expect(k.pairwiseAgreement).toBeCloseTo(2 / 3, 14);
+    expect(k.kappa).toBeCloseTo(7 / 12, 14);
+  });
+
+  it("counts partial agreement among three raters", () => {
+    // 2, 3, 9 → bins 1, 1, 4: pairs agreeing 2·1 of 3·2 → P = 1/3; with 2 bins: bins 0, 0, 1 → same 1/3.
+    expect(randolphKappa([{scores: [2, 3, 9], lo: 0, hi: 10}]).pairwiseAgreement).toBeCloseTo(1 / 3, 14);
+    const two = randolphKappa([{scores: [2, 3, 9], lo: 0, hi: 10}], 2);
+    expect(two.kappa).toBeCloseTo((1 / 3 - 1 / 2) / (1 / 2), 14);
+  });
+});
+
+describe("perceivedRanges (hand-worked)", () => {
+  it("groups instances by [min, max] of human scores and counts judge inside, above, below", () => {
+    const r = perceivedRanges([
+      {judge: 8, humans: [6, 8]}, // inside [6, 8]
+      {judge: 9, humans: [8, 6]}, // above [6, 8]
+      {judge: 2, humans: [3, 5, 4]}, // below [3, 5]
+      {judge: 4, humans: [7]}, // one annotator: no range
+    ]);
+    expect(r.groups).toEqual([
+      {min: 3, max: 5, n: 1, meanJudge: 2},
+      {min: 6, max: 8, n: 2, meanJudge: 8.5},
+    ]);
+    expect([r.n, r.inside, r.above, r.below]).toEqual([3, 1 / 3, 1 / 3, 1 / 3]);
+  });
+});
+
+describe("differences (hand-worked)", () => {
+  it("measures bias and the share within one sd, on either basis", () => {
+    const instances = [
+      {judge: 8, humans: [6, 8]}, // human 7, diff +1
+      {judge: 4, humans: [4, 4]}, // human 4, diff 0
+      {judge: 10, humans: [5, 7]}, // human 6, diff +4
+    ];
+    const d = differences(instances);
+    expect(d.diffs).toEqual([1, 0, 4]);
+    expect(d.bias).toBeCloseTo(5 / 3, 14);
+    // Human scores 7, 4, 6: sample sd = √(7/3) ≈ 1.528 → diffs 1 and 0 are within, 4 is not.
+    expect(d.withinOneSd).toBeCloseTo(2 / 3, 14);
+    // Per-instance annotator sd: √2, 0, √2 → within: 1 ≤ 1.414 yes, 0 ≤ 0 yes, 4 no.
+    expect(differences(instances, "annotators").withinOneSd).toBeCloseTo(2 / 3, 14);
+  });
+});
