@@ -13,6 +13,7 @@ import {defaultStorePath, openStore, rows, type Store} from "../store/db.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
+import type {SpreadBasis} from "../../src/lib/agreement.js";
 
 const EXPORTABLE = ["sources", "episodes", "participants", "messages", "ratings", "dimensions"];
 
@@ -25,6 +26,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer import-samples           Import the bundled synthetic sample logs
   sociometer status                   What the store holds
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
+      [--against NAME|humans] [--bins K] [--basis dimension|annotators]
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
   sociometer export <table> --out FILE.parquet|FILE.csv
@@ -85,6 +87,9 @@ export async function main(argv: string[]): Promise<number> {
       db: {type: "string"},
       format: {type: "string"},
       rater: {type: "string"},
+      against: {type: "string"},
+      bins: {type: "string"},
+      basis: {type: "string"},
       model: {type: "string", multiple: true},
       out: {type: "string"},
       rejects: {type: "string"},
@@ -128,7 +133,11 @@ export async function main(argv: string[]): Promise<number> {
       const [name] = args;
       if (!name) throw new Error(`usage: sociometer report <name>; reports: ${REPORTS.map((r) => r.name).join(", ")}`);
       const report = getReport(name);
-      const table = await withStore(dbPath, true, (s) => report.run(s, {rater: values.rater, models: values.model}));
+      const bins = values.bins === undefined ? undefined : Number(values.bins);
+      if (bins !== undefined && !(Number.isInteger(bins) && bins >= 2)) throw new Error(`--bins must be a whole number ≥ 2, not ${values.bins}`);
+      if (values.basis !== undefined && !["dimension", "annotators"].includes(values.basis)) throw new Error("--basis must be dimension or annotators");
+      const table = await withStore(dbPath, true, (s) =>
+        report.run(s, {rater: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined}));
       process.stdout.write(render(table, outputFormat));
       return 0;
     }

@@ -12,7 +12,12 @@ export interface ResultTable {
 
 const cell = (v: unknown): string => {
   if (v === null || v === undefined) return "";
-  if (typeof v === "number") return Number.isNaN(v) ? "n/a" : Number.isInteger(v) ? String(v) : v.toFixed(3);
+  if (typeof v === "number") {
+    if (Number.isNaN(v)) return "n/a";
+    if (Number.isInteger(v)) return String(v);
+    // Small p-values keep their magnitude instead of printing as 0.000.
+    return Math.abs(v) < 0.001 ? v.toExponential(2) : v.toFixed(3);
+  }
   return String(v);
 };
 

@@ -1,6 +1,7 @@
 // Evaluator agreement (METRICS.md § Evaluator agreement; SOTOPIA §5, Appendix E, G.3).
 // An instance is one (episode, agent) on one dimension.
 
+import {pearson, spearman, type Correlation} from "./inference.js";
 import {mean, sd} from "./stats.js";
 
 /**
@@ -136,4 +137,122 @@ export function differences(instances: readonly JudgedInstance[], basis: SpreadB
     if (Math.abs(diffs[k]) <= s) within++;
   });
   return {n: used.length, diffs, bias: mean(diffs), withinOneSd: used.length ? within / used.length : NaN, basis};
+}
+
+/** One rater's score of one instance, as the agreement rows ship it. */
+export interface RaterScore {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  rater: string;
+  rater_kind: string;
+  value: number;
+  lo: number;
+  hi: number;
+  played_by: string;
+}
+
+/** Who is compared: one named rater, or the human score (mean over human annotators). */
+export type RaterChoice = {rater: string} | "humans";
+
+export const HUMANS = "humans" as const;
+
+export const raterLabel = (c: RaterChoice): string => (c === HUMANS ? "mean of human annotators" : c.rater);
+
+export interface PairedInstance extends JudgedInstance {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  lo: number;
+  hi: number;
+  played_by: string;
+  /** Score of the compared rater B (the human score when B is the humans). */
+  other: number;
+}
+
+/**
+ * Pairs rater A's score (as `judge`) with rater B's on every instance both
+ * scored. `humans` always lists the human annotators' scores (for ranges and
+ * kappa); `other` is B's score, which is the human score when B = humans.
+ * When A is itself a human annotator it is left out of the human score.
+ */
+export function pairInstances(rows: readonly RaterScore[], a: RaterChoice, b: RaterChoice): PairedInstance[] {
+  const byInstance = new Map<string, RaterScore[]>();
+  for (const r of rows) {
+    const key = `${r.episode_id}\u0000${r.agent}\u0000${r.dimension}`;
+    const list = byInstance.get(key);
+    if (list) list.push(r);
+    else byInstance.set(key, [r]);
+  }
+  const pick = (list: RaterScore[], c: RaterChoice, humans: number[]): number | undefined =>
+    c === HUMANS ? (humans.length ? mean(humans) : undefined) : list.find((r) => r.rater === c.rater)?.value;
+  const out: PairedInstance[] = [];
+  for (const list of byInstance.values()) {
+    const humans = list.filter((r) => r.rater_kind === "human" && (a === HUMANS || r.rater !== a.rater)).map((r) => r.value);
+    const judge = pick(list, a, humans);
+    const other = pick(list, b, humans);
+    if (judge === undefined || other === undefined) continue;
+    const {episode_id, agent, dimension, lo, hi, played_by} = list[0];
+    out.push({episode_id, agent, dimension, lo, hi, played_by, judge, other, humans});
+  }
+  return out;
+}
+
+export interface AgreementOptions {
+  /** Bins for Randolph's kappa (default 5). */
+  bins?: number;
+  basis?: SpreadBasis;
+}
+
+export interface AgreementRow {
+  dimension: string;
+  /** Who played the rated agent: model, human, or all. */
+  played_by: string;
+  n: number;
+  pearson: Correlation;
+  spearman: Correlation;
+  bias: number;
+  withinOneSd: number;
+  /** Judge inside / above / below the perceived range of the human scores. */
+  ranges: PerceivedRanges;
+  /** Kappa among the human annotators, and with rater A counted as one more rater. */
+  kappaHumans: Kappa;
+  kappaWithJudge: Kappa;
+}
+
+const ALL = "all";
+
+/** The agreement table (SOTOPIA Table 1 and Appendix E, G): per dimension and per who played the agent, plus every dimension pooled. */
+export function agreementTable(instances: readonly PairedInstance[], dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
+  const bins = options.bins ?? 5;
+  const basis = options.basis ?? "dimension";
+  const rows: AgreementRow[] = [];
+  for (const dimension of [...dimensions, ALL]) {
+    for (const played_by of [ALL, "model", "human"]) {
+      const subset = instances.filter((i) => (dimension === ALL || i.dimension === dimension) && (played_by === ALL || i.played_by === played_by));
+      if (!subset.length && played_by !== ALL) continue;
+      const judge = subset.map((i) => i.judge);
+      const other = subset.map((i) => i.other);
+      // The spread is a dimension's own: pooled rows add up per-dimension counts.
+      let within = 0;
+      let counted = 0;
+      for (const d of dimension === ALL ? dimensions : [dimension]) {
+        const part = subset.filter((i) => i.dimension === d);
+        const diffs = differences(basis === "annotators" ? part : part.map((i) => ({judge: i.judge, humans: [i.other]})), basis);
+        if (diffs.n) {
+          within += diffs.withinOneSd * diffs.n;
+          counted += diffs.n;
+        }
+      }
+      rows.push({
+        dimension, played_by, n: subset.length,
+        pearson: pearson(judge, other), spearman: spearman(judge, other),
+        bias: mean(subset.map((i) => i.judge - i.other)), withinOneSd: counted ? within / counted : NaN,
+        ranges: perceivedRanges(subset),
+        kappaHumans: randolphKappa(subset.map((i) => ({scores: i.humans, lo: i.lo, hi: i.hi})), bins),
+        kappaWithJudge: randolphKappa(subset.map((i) => ({scores: [...i.humans, i.judge], lo: i.lo, hi: i.hi})), bins),
+      });
+    }
+  }
+  return rows;
 }
