@@ -1,0 +1,209 @@
+// Import benchmark (section `import` of BENCHMARKS.md). For each size N, writes
+// N synthetic episodes in the public SOTOPIA JSONL dump shape, padded to real
+// dump lines' size (~31 KB), then measures on that same file, each in a fresh
+// child process so peak RSS belongs to one measurement:
+//   importer   importFiles(store, "sotopia", [file], {}) into a fresh store
+//   read_json  DuckDB's CREATE TABLE AS SELECT * FROM read_json(…): a naive import
+//   parse      stream the file line by line and JSON.parse each line: the floor
+//
+// Child mode (used by the harness): tsx bench/import.ts --measure <method> <file> <db>
+
+import {DuckDBInstance} from "@duckdb/node-api";
+import {once} from "node:events";
+import {createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync} from "node:fs";
+import {join, resolve} from "node:path";
+import {finished} from "node:stream/promises";
+import {fileURLToPath, pathToFileURL} from "node:url";
+import {importFiles} from "../loaders/import/session.js";
+import {stderrProgress} from "../loaders/progress.js";
+import {openStore} from "../loaders/store/db.js";
+import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
+import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./run.js";
+
+const DEFAULT_SIZES = [10_000, 100_000];
+const SEED = "bench-import";
+const MAX_OBJECT_SIZE = 64 * 2 ** 20;
+const GOALS = {readJson: 1.5, parse: 0.5};
+
+const METHODS = ["parse", "read_json", "importer"] as const;
+type Method = (typeof METHODS)[number];
+
+const LABELS: Record<Method, string> = {
+  importer: "importer: `importFiles(store, \"sotopia\", [file], {})`",
+  read_json: "baseline: DuckDB `CREATE TABLE raw AS SELECT * FROM read_json(…)`",
+  parse: "floor: stream lines, `JSON.parse` each",
+};
+
+type Outcome = ({ok: true} & Measurement) | {ok: false; error: string};
+
+interface SizeResult {
+  n: number;
+  bytes: number;
+  outcomes: Record<Method, Outcome>;
+}
+
+/** Writes `n` realistic-size synthetic episodes to `file`, streaming (never the whole file in memory). */
+async function writeDump(file: string, n: number, log: (m: string) => void): Promise<void> {
+  const partial = `${file}.partial`;
+  const out = createWriteStream(partial);
+  const progress = stderrProgress();
+  progress.start(`[bench] writing ${n.toLocaleString("en-US")} episodes`, n, "items");
+  let chunk = "";
+  let i = 0;
+  for (const episode of sotopiaEpisodes({seed: SEED, count: n, style: "realistic"})) {
+    chunk += `${JSON.stringify(episode)}\n`;
+    if (chunk.length >= 4 * 2 ** 20) {
+      if (!out.write(chunk)) await once(out, "drain");
+      chunk = "";
+    }
+    if (++i % 500 === 0) progress.update(i);
+  }
+  out.end(chunk);
+  await finished(out);
+  progress.update(n);
+  progress.finish();
+  renameSync(partial, file);
+  log(`wrote ${file} (${mb(statSync(file).size)})`);
+}
+
+const removeDb = (db: string): void => {
+  for (const f of [db, `${db}.wal`]) rmSync(f, {force: true});
+};
+
+/** Runs the benchmark at every size and returns the markdown section. */
+export async function run(ctx: BenchContext): Promise<string> {
+  const sizes = ctx.sizes.length ? ctx.sizes : DEFAULT_SIZES;
+  mkdirSync(ctx.dir, {recursive: true});
+  const results: SizeResult[] = [];
+  let duckdbVersion = "";
+  for (const n of sizes) {
+    const file = join(ctx.dir, `sotopia-dump-${n}.jsonl`);
+    if (existsSync(file)) ctx.log(`reusing ${file} (kept by an earlier --keep run)`);
+    else await writeDump(file, n, ctx.log);
+    const bytes = statSync(file).size;
+    const outcomes = {} as Record<Method, Outcome>;
+    for (const method of METHODS) {
+      const db = join(ctx.dir, `${method}-${n}.duckdb`);
+      removeDb(db);
+      ctx.log(`${method}: ${n.toLocaleString("en-US")} episodes, ${mb(bytes)}`);
+      try {
+        const m = await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db]);
+        outcomes[method] = {ok: true, ...m};
+        if (typeof m.duckdb === "string") duckdbVersion = m.duckdb;
+        ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}`);
+      } catch (e) {
+        outcomes[method] = {ok: false, error: e instanceof Error ? e.message : String(e)};
+        ctx.log(`${method}: failed: ${outcomes[method].error}`);
+      }
+      if (!ctx.keep) removeDb(db);
+    }
+    if (!ctx.keep) rmSync(file, {force: true});
+    results.push({n, bytes, outcomes});
+  }
+  return section(results, duckdbVersion);
+}
+
+function section(results: readonly SizeResult[], duckdbVersion: string): string {
+  const fmtN = (n: number) => n.toLocaleString("en-US");
+  const rows = results.flatMap(({n, bytes, outcomes}) =>
+    METHODS.map((method) => {
+      const o = outcomes[method];
+      const cells = o.ok
+        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss)]
+        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", ""];
+      return `| ${fmtN(n)} | ${mb(bytes)} | ${LABELS[method]} | ${cells.join(" | ")} |`;
+    }),
+  );
+  const ratio = (a: Outcome, b: Outcome, goal: number) => {
+    if (!a.ok || !b.ok) return "n/a";
+    const r = b.seconds / a.seconds; // throughput ratio: same episodes, so time b / time a
+    return `${r.toFixed(2)}× (${r >= goal ? "goal met" : "goal not met"})`;
+  };
+  const ratios = results.map(({n, outcomes: o}) =>
+    `| ${fmtN(n)} | ${ratio(o.importer, o.read_json, GOALS.readJson)} | ${ratio(o.importer, o.parse, GOALS.parse)} |`);
+  const avg = results.length ? results.reduce((s, r) => s + r.bytes / r.n, 0) / results.length : 0;
+  return `## Import: SOTOPIA JSONL dump
+
+${new Date().toISOString().slice(0, 10)} · ${machine(duckdbVersion ? [`DuckDB ${duckdbVersion}`] : [])}
+
+Input: N synthetic episodes in the public SOTOPIA dump shape
+(\`sotopiaEpisodes\` in \`scripts/samples/sotopia.ts\`, \`realistic\` style:
+about ${(avg / 1000).toFixed(1)} KB a line, like the real dump), one file per N. Each method runs
+once, in a fresh child process, on the same file, into a fresh DuckDB file
+where it writes one; time covers opening, the work and closing. Peak RSS is
+the child's \`process.resourceUsage().maxRSS\`.
+
+| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS |
+| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |
+${rows.join("\n")}
+
+Throughput ratios (higher is better; goals: importer ≥ ${GOALS.readJson}× read_json, ≥ ${GOALS.parse}× the parse floor):
+
+| N | importer / read_json | importer / parse floor |
+| ---: | --- | --- |
+${ratios.join("\n")}
+
+Reproduce: \`npm run bench -- import --sizes ${results.map((r) => r.n).join(",")}\` (or \`BENCH_SIZES=…\`).
+`;
+}
+
+// ---------------------------------------------------------------------------
+// Child mode: one measurement, result printed as JSON on stdout.
+
+async function parseFloor(file: string): Promise<number> {
+  let episodes = 0;
+  let carry: Buffer | null = null;
+  for await (const chunk of createReadStream(file, {highWaterMark: 4 * 2 ** 20}) as AsyncIterable<Buffer>) {
+    const buf: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
+      if (nl > start && typeof JSON.parse(buf.toString("utf8", start, nl)).episode_id === "string") episodes++;
+      start = nl + 1;
+    }
+    carry = start < buf.length ? buf.subarray(start) : null;
+  }
+  if (carry && typeof JSON.parse(carry.toString("utf8")).episode_id === "string") episodes++;
+  return episodes;
+}
+
+async function readJson(file: string, db: string): Promise<{episodes: number; duckdb: string}> {
+  const instance = await DuckDBInstance.create(db);
+  const conn = await instance.connect();
+  await conn.run("CREATE TABLE raw AS SELECT * FROM read_json($1, format = 'newline_delimited', maximum_object_size = $2)", [file, MAX_OBJECT_SIZE]);
+  const [[count, version]] = (await conn.runAndReadAll("SELECT count(*), version() FROM raw")).getRows() as [[bigint, string]];
+  conn.closeSync();
+  instance.closeSync();
+  return {episodes: Number(count), duckdb: version};
+}
+
+async function importer(file: string, db: string): Promise<{episodes: number; ratings: number; rejected: number}> {
+  const store = await openStore(db);
+  try {
+    const summary = await importFiles(store, "sotopia", [file], {});
+    return {episodes: summary.episodes, ratings: summary.ratings, rejected: summary.rejected};
+  } finally {
+    store.close();
+  }
+}
+
+async function child(method: string, file: string, db: string): Promise<void> {
+  const started = performance.now();
+  let extra: Record<string, unknown>;
+  if (method === "parse") extra = {episodes: await parseFloor(file)};
+  else if (method === "read_json") extra = await readJson(file, db);
+  else if (method === "importer") extra = await importer(file, db);
+  else throw new Error(`unknown method ${JSON.stringify(method)} (expected ${METHODS.join(", ")})`);
+  reportFromChild((performance.now() - started) / 1000, extra);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const [flag, method, file, db] = process.argv.slice(2);
+  if (flag !== "--measure" || !method || !file || !db) {
+    process.stderr.write("usage: tsx bench/import.ts --measure <parse|read_json|importer> <file> <db>  (run the benchmark with npm run bench)\n");
+    process.exit(2);
+  }
+  child(method, file, db).catch((e: unknown) => {
+    process.stdout.write(`${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,99 @@
+// `npm run samples`: writes the synthetic SOTOPIA samples under data/samples/
+// (episodes in the public dump's JSONL shape, human ratings in long CSV, and a
+// README saying what they are). Same seed, byte-identical files.
+//
+//   tsx scripts/generate-samples.ts [--seed 42] [--out data/samples]
+
+import {mkdirSync, writeFileSync} from "node:fs";
+import {join, resolve} from "node:path";
+import {parseArgs} from "node:util";
+import {pathToFileURL} from "node:url";
+import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
+import {humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, sotopiaSamples, toJsonl, type SotopiaSamples} from "./samples/sotopia.js";
+
+export const DEFAULT_SEED = 42;
+
+export interface WrittenSamples {
+  files: string[];
+  samples: SotopiaSamples;
+}
+
+/** Generates the samples for a seed and writes them under `outDir`. */
+export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEED): WrittenSamples {
+  const samples = sotopiaSamples({seed});
+  const dir = join(outDir, "sotopia");
+  mkdirSync(dir, {recursive: true});
+  const files = [join(dir, "episodes.jsonl"), join(dir, "human_ratings.csv"), join(outDir, "README.md")];
+  writeFileSync(files[0]!, toJsonl(samples.episodes));
+  writeFileSync(files[1]!, humanRatingsCsv(samples.humanRatings));
+  writeFileSync(files[2]!, samplesReadme(samples, seed));
+  return {files, samples};
+}
+
+/** data/samples/README.md: what the files are, how they were made, and their shapes. */
+function samplesReadme({episodes, humanRatings}: SotopiaSamples, seed: string | number): string {
+  const annotated = new Set(humanRatings.map((r) => r.episode_id)).size;
+  const raters = new Set(humanRatings.map((r) => r.rater)).size;
+  const dims = SOTOPIA_DIMENSIONS.map((d) => `\`${d.key}\` [${d.lo}, ${d.hi}]`).join(", ");
+  return `# Sample data (SYNTHETIC)
+
+Everything in this folder is **synthetic**: invented scenarios, characters,
+dialogue, scores and annotators, made by \`npm run samples\`
+(\`scripts/generate-samples.ts\`, seed \`${seed}\`). No record comes from a real
+SOTOPIA run, a real LLM judge or a real human. The files exist so that the
+workbench has something to import, show and test without network access; do
+not read any number computed from them as a finding about the models named.
+
+Rerunning \`npm run samples\` with the same seed rewrites the files byte for
+byte; \`npm run samples -- --seed N\` makes a different set.
+
+## \`sotopia/episodes.jsonl\`
+
+${episodes.length} episodes, one JSON object per line, in the shape of the public
+SOTOPIA episode dump (\`TwoAgentEpisodeWithScenarioBackgroundGoals\`):
+\`episode_id\`, \`environment_id\`, \`agent_ids\`, \`experiment_tag\`,
+\`experiment_model_name_pairs\` (\`[judge, agent 1 model, agent 2 model]\`),
+\`raw_messages\` (turns; each a list of \`[sender, receiver, text]\`: the
+environment's observation to each agent, then each agent's action to the
+environment: \`said: "…"\`, \`did nothing\`, \`[non-verbal communication] …\`,
+\`[action] …\` or \`left the conversation\`; the last turn holds only the final
+observations), \`raw_rewards\` (\`[overall, {seven dimensions, overall_score}]\`
+per agent), \`raw_rewards_prompt\` (a short stand-in, not a real judge prompt),
+\`scenario\`, \`codename\`, \`agents_background\`, \`social_goals\`,
+\`social_interactions\`, \`reasoning\` (environment comments, then one rationale
+per dimension per agent) and \`rewards\` (\`[{…}, {…}]\`, the same scores as
+\`raw_rewards\`). Every record also has \`"synthetic": true\`, every
+\`experiment_tag\` reads \`synthetic_<judge>_<model 1>_<model 2>_v1\`, and every
+\`codename\` starts with \`synthetic_\`.
+
+- Models: ${SAMPLE_MODELS.map((m) => `\`${m}\``).join(", ")}; every ordered seating
+  (each pair in both seats, and self-play) appears ${episodes.length / SAMPLE_MODELS.length ** 2} times.
+- Judge: \`${SAMPLE_JUDGE}\` (\`experiment_model_name_pairs[0]\`).
+- Scores are integers in range: ${dims}; \`overall_score\` is the mean of the
+  seven. They follow a per-model quality effect (gpt-4 best), a partner effect,
+  a per-task difficulty and noise, drawn and rounded, and redrawn if out of range.
+- 6 to 20 acting turns per episode, with occasional non-verbal, action and
+  leave turns.
+
+## \`sotopia/human_ratings.csv\`
+
+Long-form CSV (RFC 4180 quoting), header
+\`episode_id,agent,dimension,rater,value,rationale\`: ${humanRatings.length} rows, one
+per (episode, agent seat 1 or 2, dimension, rater). ${annotated} episodes are
+annotated by 2 or 3 of ${raters} pseudonymous raters (\`annotator-01\` …), each
+rating all seven dimensions for both agents, with a short note. Human scores
+share a latent "true" score with the judge's, but the judge is more generous on
+some dimensions (most on \`goal\`, hardly on \`believability\`), raters have
+small personal offsets, and human noise is larger than the judge's.
+`;
+}
+
+async function main(): Promise<void> {
+  const {values} = parseArgs({options: {seed: {type: "string"}, out: {type: "string"}}});
+  const seed = values.seed === undefined ? DEFAULT_SEED : /^\d+$/.test(values.seed) ? Number(values.seed) : values.seed;
+  const {files, samples} = writeSamples(resolve(values.out ?? "data/samples"), seed);
+  console.error(`wrote ${samples.episodes.length} episodes and ${samples.humanRatings.length} human ratings (seed ${seed}):`);
+  for (const f of files) console.error(`  ${f}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();
