@@ -83,7 +83,7 @@ export function episodeFromCanonical(r: JsonObject): EpisodeRecord {
 }
 
 async function* readCanonical(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
-  for await (const {number, text, bytesRead} of readLines(path, ctx.hash)) {
+  for (const {number, text, bytesRead} of readLines(path)) {
     ctx.onProgress(bytesRead);
     if (text instanceof RecordProblem) {
       yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};

@@ -1,10 +1,31 @@
 // Reading source files: fingerprints, and lines decoded as strict UTF-8.
 
-import {createHash, type Hash} from "node:crypto";
-import {createReadStream, statSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {closeSync, createReadStream, openSync, readSync, statSync} from "node:fs";
+import {Worker} from "node:worker_threads";
 import {RecordProblem} from "./errors.js";
 
-export const newSha256 = (): Hash => createHash("sha256");
+// Runs in a worker thread, so the fingerprint is computed on another core while the import parses.
+const HASH_WORKER = `
+const {parentPort, workerData} = require("node:worker_threads");
+const {createHash} = require("node:crypto");
+const {openSync, readSync, closeSync} = require("node:fs");
+const hash = createHash("sha256");
+const fd = openSync(workerData, "r");
+const buffer = Buffer.allocUnsafe(1 << 22);
+for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
+closeSync(fd);
+parentPort.postMessage(hash.digest("hex"));
+`;
+
+/** sha256 of a file, computed in a worker thread. */
+export function sha256InWorker(path: string): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(HASH_WORKER, {eval: true, workerData: path});
+    worker.once("message", resolvePromise);
+    worker.once("error", reject);
+  });
+}
 
 /** sha256 of a file's bytes, streamed. */
 export async function sha256File(path: string): Promise<string> {
@@ -36,41 +57,50 @@ function decode(bytes: Uint8Array): string | RecordProblem {
   }
 }
 
+const CHUNK = 1 << 22;
+
 /**
  * The file's lines (without their line breaks), decoded one at a time so memory
- * stays flat. Every byte read is also fed to `hash` when one is given, so a
- * fingerprint costs no second pass over the file.
+ * stays flat. Reads are synchronous: an import has nothing else to do meanwhile,
+ * and waiting on the thread pool for each chunk left the parser idle.
  */
-export async function* readLines(path: string, hash?: Hash): AsyncGenerator<Line> {
-  let pending: Buffer | null = null;
-  let number = 0;
-  let bytesRead = 0;
-  for await (const raw of createReadStream(path, {highWaterMark: 1 << 22})) {
-    const chunk = raw as Buffer;
-    hash?.update(chunk);
-    bytesRead += chunk.length;
-    let start = 0;
-    let nl = chunk.indexOf(10);
-    if (pending) {
-      // Only the line that straddles the chunk boundary is copied.
-      if (nl === -1) {
-        pending = Buffer.concat([pending, chunk]);
-        continue;
+export function* readLines(path: string): Generator<Line> {
+  const fd = openSync(path, "r");
+  try {
+    let pending: Buffer | null = null;
+    let number = 0;
+    let bytesRead = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const got = readSync(fd, chunk, 0, CHUNK, null);
+      if (got === 0) break;
+      const data = chunk.subarray(0, got);
+      bytesRead += got;
+      let start = 0;
+      let nl = data.indexOf(10);
+      if (pending) {
+        // Only the line that straddles the chunk boundary is copied.
+        if (nl === -1) {
+          pending = Buffer.concat([pending, data]);
+          continue;
+        }
+        const line = Buffer.concat([pending, data.subarray(0, nl)]);
+        pending = null;
+        yield {number: ++number, text: decode(stripCr(line)), bytesRead};
+        start = nl + 1;
+        nl = data.indexOf(10, start);
       }
-      const line = Buffer.concat([pending, chunk.subarray(0, nl)]);
-      pending = null;
-      yield {number: ++number, text: decode(stripCr(line)), bytesRead};
-      start = nl + 1;
-      nl = chunk.indexOf(10, start);
+      while (nl !== -1) {
+        yield {number: ++number, text: decode(stripCr(data.subarray(start, nl))), bytesRead};
+        start = nl + 1;
+        nl = data.indexOf(10, start);
+      }
+      if (start < data.length) pending = Buffer.from(data.subarray(start));
     }
-    while (nl !== -1) {
-      yield {number: ++number, text: decode(stripCr(chunk.subarray(start, nl))), bytesRead};
-      start = nl + 1;
-      nl = chunk.indexOf(10, start);
-    }
-    if (start < chunk.length) pending = Buffer.from(chunk.subarray(start));
+    if (pending && pending.length) yield {number: ++number, text: decode(stripCr(pending)), bytesRead};
+  } finally {
+    closeSync(fd);
   }
-  if (pending && pending.length) yield {number: ++number, text: decode(stripCr(pending)), bytesRead};
 }
 
 const stripCr = (b: Buffer): Buffer => (b.length && b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b);

@@ -1,6 +1,5 @@
 // The import formats the workbench reads, by name. Later benchmarks register theirs here.
 
-import type {Hash} from "node:crypto";
 import type {ReadItem} from "./records.js";
 import {canonicalFormat} from "./canonical.js";
 import {sotopiaFormat} from "./sotopia.js";
@@ -14,8 +13,6 @@ export interface ReadContext {
   seatsOf(episodeId: string): string[];
   /** Bytes of the current file read so far. */
   onProgress(bytesRead: number): void;
-  /** The current file's fingerprint: a reader feeds it every byte of the file it reads. */
-  hash: Hash;
 }
 
 export interface ImportFormat {

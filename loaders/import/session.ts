@@ -8,7 +8,7 @@ import {basename, resolve} from "node:path";
 import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
-import {newSha256, sha256File} from "./files.js";
+import {sha256File, sha256InWorker} from "./files.js";
 import {getFormat, type ReadContext} from "./registry.js";
 import {StoreWriter} from "./writer.js";
 
@@ -90,7 +90,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   try {
     // Plan: what each file is, and clear the rows of files that changed. A file
     // can only be unchanged if a stored source (or another file here) has its
-    // exact size; only those are hashed up front, the rest while they are read.
+    // exact size; only those are hashed up front, the rest on another core while they are read.
     const planned: {path: string; sha: string | null; bytes: number; status: FileStatus}[] = [];
     const sizes = files.map((f) => statSync(f).size);
     const storedSizes = new Set(existing.map((s) => s.bytes));
@@ -122,7 +122,6 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       hasEpisode: (id) => stored.has(id) || added.has(id),
       seatsOf: (id) => added.get(id)?.names ?? seatCache.get(id) ?? [],
       onProgress: (b) => progress.update(doneBytes + b),
-      hash: newSha256(),
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
     if (format.scoresStoredEpisodes && stored.size) {
@@ -139,7 +138,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     progress.start(`importing ${planned.length} file(s)`, totalBytes, "bytes");
     for (const plan of planned) {
       const sourceId = sourceIdOf(plan.path);
-      ctx.hash = newSha256();
+      const fingerprint = plan.sha ? Promise.resolve(plan.sha) : sha256InWorker(plan.path);
+      fingerprint.catch(() => {}); // awaited below; a failed read surfaces there, not as an unhandled rejection
       const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: []};
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
       let records = 0;
@@ -191,8 +191,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         throw e;
       }
       doneBytes += plan.bytes;
-      const sha = ctx.hash.digest("hex");
-      if (plan.sha && plan.sha !== sha) throw new ImportError(plan.path, null, null, "the file changed while it was being imported");
+      const sha = await fingerprint;
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
         [sourceId, plan.path, format.name, sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],

@@ -95,7 +95,6 @@ function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats:
 
 async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   const bytes = readFileSync(path);
-  ctx.hash.update(bytes);
   const text = decodeWhole(bytes);
   if (text instanceof RecordProblem) {
     yield {kind: "reject", line: 1, field: null, problem: `${text.problem}`, raw: ""};

@@ -224,7 +224,6 @@ async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<Read
   if (path.endsWith(".json")) {
     // One EpisodeLog (or an array of them) per file.
     const bytes = readFileSync(path);
-    ctx.hash.update(bytes);
     const text = decodeWhole(bytes);
     if (text instanceof RecordProblem) {
       yield {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
@@ -240,7 +239,7 @@ async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<Read
     for (const record of Array.isArray(doc) ? doc : [doc]) yield* itemsOf(record, 1, "", true);
     return;
   }
-  for await (const {number, text, bytesRead} of readLines(path, ctx.hash)) {
+  for (const {number, text, bytesRead} of readLines(path)) {
     ctx.onProgress(bytesRead);
     if (text instanceof RecordProblem) {
       yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
