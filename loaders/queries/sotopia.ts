@@ -3,34 +3,61 @@
 
 /**
  * Sufficient statistics (n, sum, sum of squares) of every rater's scores per
- * (model, partner model, dimension), plus an `overall` row group built from
+ * (task, model, partner model, dimension), plus an `overall` group built from
  * instances scored on all seven dimensions (overall = mean of the seven,
- * src/lib/sotopia.ts overallScore). One instance is (episode, agent, rater).
- * For dyadic episodes the partner is the other seat's model.
+ * src/lib/sotopia.ts overallScore).
+ *
+ * An instance is (episode, agent, rater); a rater's repeated runs or responses
+ * on one instance are averaged first, so each instance counts once. A task is
+ * a scenario with its character pair (SOTOPIA §7); the partner is the other
+ * seat's model.
  */
 export const SOTOPIA_STATS_SQL = `
 WITH sotopia_dims AS (
   SELECT dimension FROM dimensions WHERE benchmark = 'sotopia'
 ),
+seat AS (
+  SELECT p.episode_id, p.agent, p.model,
+         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
+         coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' ||
+           string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCHAR), ' & ' ORDER BY coalesce(q.agent_ref, q.character, q.agent::VARCHAR)) AS task_id
+  FROM participants p
+  JOIN participants q USING (episode_id)
+  JOIN episodes e ON e.episode_id = p.episode_id
+  WHERE e.benchmark = 'sotopia'
+  GROUP BY p.episode_id, p.agent, p.model
+),
 scored AS (
-  SELECT r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension, r.value,
-         p.model,
-         coalesce((SELECT string_agg(DISTINCT q.model, ' + ' ORDER BY q.model)
-                   FROM participants q WHERE q.episode_id = r.episode_id AND q.agent <> r.agent), '') AS partner
+  SELECT r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension, avg(r.value) AS value, s.model, s.partner, s.task_id
   FROM ratings r
-  JOIN episodes e USING (episode_id)
-  JOIN participants p ON p.episode_id = r.episode_id AND p.agent = r.agent
-  WHERE e.benchmark = 'sotopia' AND r.dimension IN (SELECT dimension FROM sotopia_dims)
+  JOIN seat s ON s.episode_id = r.episode_id AND s.agent = r.agent
+  WHERE r.dimension IN (SELECT dimension FROM sotopia_dims)
+  GROUP BY ALL
 ),
 overall AS (
-  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value, model, partner
+  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value, model, partner, task_id
   FROM scored
   GROUP BY ALL
   HAVING count(*) = (SELECT count(*) FROM sotopia_dims)
 )
-SELECT rater, rater_kind, model, partner, dimension,
+SELECT rater, rater_kind, task_id, model, partner, dimension,
        count(*)::INTEGER AS n, sum(value)::DOUBLE AS sum, sum(value * value)::DOUBLE AS sum_sq
 FROM (SELECT * FROM scored UNION ALL BY NAME SELECT * FROM overall)
 GROUP BY ALL
-ORDER BY rater, model, partner, dimension
+ORDER BY rater, task_id, model, partner, dimension
+`;
+
+/**
+ * Words per turn (SOTOPIA §7): per speaking model (or `human`), the number of
+ * spoken utterances and their total whitespace-separated words.
+ */
+export const WORDS_PER_TURN_SQL = `
+SELECT p.model, count(*)::INTEGER AS turns,
+       sum(len(regexp_split_to_array(trim(m.content), '\\s+')))::BIGINT AS words
+FROM messages m
+JOIN participants p ON p.episode_id = m.episode_id AND p.agent = m.agent
+JOIN episodes e ON e.episode_id = m.episode_id
+WHERE e.benchmark = 'sotopia' AND m.action_type = 'speak' AND trim(m.content) <> ''
+GROUP BY p.model
+ORDER BY p.model
 `;

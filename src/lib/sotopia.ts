@@ -20,12 +20,14 @@ export function overallScore(scores: Readonly<Record<string, number>>): number {
 
 /**
  * One row of the SOTOPIA statistics table: the moments of one rater's scores on
- * one dimension for one model playing against one partner model. `dimension`
+ * one dimension for one model playing one task against one partner model. `dimension`
  * is one of the seven keys or `overall` (instances with all seven scored).
  */
 export interface SotopiaStatRow {
   rater: string;
   rater_kind: string;
+  /** Scenario and character pair (SOTOPIA §7's task). */
+  task_id: string;
   model: string;
   partner: string;
   dimension: string;

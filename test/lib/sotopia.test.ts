@@ -37,7 +37,7 @@ describe("dimension ranges", () => {
 
 const stat = (rater: string, model: string, partner: string, dimension: string, values: number[], rater_kind = "llm"): SotopiaStatRow => {
   const m = moments(values);
-  return {rater, rater_kind, model, partner, dimension, n: m.n, sum: m.sum, sum_sq: m.sumSq};
+  return {rater, rater_kind, task_id: "t", model, partner, dimension, n: m.n, sum: m.sum, sum_sq: m.sumSq};
 };
 
 describe("modelAggregates (SOTOPIA Table 2)", () => {
