@@ -1,7 +1,8 @@
 // SOTOPIA-EVAL metrics (METRICS.md § SOTOPIA-EVAL). Pure functions over
 // per-group sufficient statistics, so pages, the CLI and tests share them.
 
-import {SOTOPIA_DIMENSIONS} from "./dimensions.js";
+import {SOTOPIA_DIMENSIONS, type Dimension} from "./dimensions.js";
+import {studentTTest, type TTest} from "./inference.js";
 import {combineMoments, meanOf, sdOf, type Moments} from "./stats.js";
 
 /** The pseudo-dimension holding each instance's overall score. */
@@ -42,6 +43,7 @@ export interface ModelAggregate {
   n: number;
   mean: number;
   sd: number;
+  moments: Moments;
 }
 
 const toMoments = (r: SotopiaStatRow): Moments => ({n: r.n, sum: r.sum, sumSq: r.sum_sq});
@@ -53,12 +55,12 @@ const toMoments = (r: SotopiaStatRow): Moments => ({n: r.n, sum: r.sum, sumSq: r
  */
 export function modelAggregates(
   rows: readonly SotopiaStatRow[],
-  {rater, models}: {rater: string; models?: readonly string[]},
+  {rater, models, tasks}: {rater: string; models?: readonly string[]; tasks?: ReadonlySet<string>},
 ): ModelAggregate[] {
   const groups = new Map<string, {model: string; dimension: string; parts: Moments[]}>();
   const keep = models ? new Set(models) : null;
   for (const r of rows) {
-    if (r.rater !== rater || (keep && !keep.has(r.model))) continue;
+    if (r.rater !== rater || (keep && !keep.has(r.model)) || (tasks && !tasks.has(r.task_id))) continue;
     const key = `${r.model}\u0000${r.dimension}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = {model: r.model, dimension: r.dimension, parts: []}));
@@ -68,7 +70,7 @@ export function modelAggregates(
   return [...groups.values()]
     .map(({model, dimension, parts}) => {
       const m = combineMoments(parts);
-      return {model, dimension, n: m.n, mean: meanOf(m), sd: sdOf(m)};
+      return {model, dimension, n: m.n, mean: meanOf(m), sd: sdOf(m), moments: m};
     })
     .sort((a, b) => a.model.localeCompare(b.model) || (order.get(a.dimension) ?? 50) - (order.get(b.dimension) ?? 50));
 }
@@ -83,3 +85,126 @@ export function defaultRater(rows: readonly SotopiaStatRow[]): string | undefine
   }
   return [...totals.entries()].sort((a, b) => Number(b[1].llm) - Number(a[1].llm) || b[1].n - a[1].n || a[0].localeCompare(b[0]))[0]?.[0];
 }
+
+export interface BestModel {
+  dimension: string;
+  best: string;
+  second: string | null;
+  test: TTest | null;
+  /** Student's t-test of best against second best gives p < 0.05 (SOTOPIA Tables 2, 3). */
+  significant: boolean;
+}
+
+/**
+ * The best model on each dimension and whether it beats the second best
+ * significantly. Higher is better on every SOTOPIA-EVAL dimension (SEC and SOC
+ * are penalties in [-10, 0]).
+ */
+export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05): BestModel[] {
+  const byDimension = new Map<string, ModelAggregate[]>();
+  for (const a of aggregates) byDimension.set(a.dimension, [...(byDimension.get(a.dimension) ?? []), a]);
+  return [...byDimension.entries()].map(([dimension, list]) => {
+    const ranked = list.filter((a) => a.n > 0).sort((a, b) => b.mean - a.mean);
+    const [best, second] = ranked;
+    const test = best && second ? studentTTest(best.moments, second.moments) : null;
+    return {dimension, best: best?.model ?? "", second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};
+  });
+}
+
+export interface PairCell {
+  model: string;
+  partner: string;
+  n: number;
+  mean: number;
+  moments: Moments;
+}
+
+/** Mean of a model's scores grouped by (model, partner model), one rater and dimension (SOTOPIA Figure 3 / G.4, Table 3). */
+export function pairwiseMatrix(rows: readonly SotopiaStatRow[], {rater, dimension, tasks}: {rater: string; dimension: string; tasks?: ReadonlySet<string>}): PairCell[] {
+  const cells = new Map<string, {model: string; partner: string; parts: Moments[]}>();
+  for (const r of rows) {
+    if (r.rater !== rater || r.dimension !== dimension || (tasks && !tasks.has(r.task_id))) continue;
+    const key = `${r.model}\u0000${r.partner}`;
+    const c = cells.get(key) ?? {model: r.model, partner: r.partner, parts: []};
+    c.parts.push(toMoments(r));
+    cells.set(key, c);
+  }
+  return [...cells.values()]
+    .map(({model, partner, parts}) => {
+      const m = combineMoments(parts);
+      return {model, partner, n: m.n, mean: meanOf(m), moments: m};
+    })
+    .sort((a, b) => a.model.localeCompare(b.model) || a.partner.localeCompare(b.partner));
+}
+
+/** A pair cell against a reference cell by Student's t-test (SOTOPIA Table 3's marks). */
+export function compareWithReference(cells: readonly PairCell[], reference: {model: string; partner: string}, alpha = 0.05) {
+  const ref = cells.find((c) => c.model === reference.model && c.partner === reference.partner);
+  return cells.map((c) => {
+    const test = ref && c !== ref ? studentTTest(c.moments, ref.moments) : null;
+    return {...c, isReference: c === ref, test, significant: Boolean(test && test.p < alpha)};
+  });
+}
+
+/** How the highest reward of a task is estimated (METRICS.md § SOTOPIA-hard). */
+export type HardBoundRule = "max" | "pooled";
+
+export interface HardTask {
+  task_id: string;
+  /** clamp(upper) − clamp(mean_target − 3·sd_target). */
+  difficulty: number;
+  upper: number;
+  lower: number;
+  targetMean: number;
+  targetN: number;
+}
+
+export interface HardSelection {
+  tasks: HardTask[];
+  /** Tasks left out because the target, or every model, had fewer than two episodes there (no sd). */
+  skipped: string[];
+}
+
+/**
+ * SOTOPIA-hard (§7): for each task, difficulty for the target model =
+ * clamp(max over models of mean + 3·sd) − clamp(mean_target − 3·sd_target),
+ * with clamp to the dimension's range and mean / sd (sample) over the task's
+ * repeated episodes; `pooled` takes mean + 3·sd once over all models' episodes.
+ * Under `max`, a model with fewer than two episodes on a task has no sd and does
+ * not enter that task's max. The n hardest tasks are returned, hardest first.
+ */
+export function sotopiaHard(
+  rows: readonly SotopiaStatRow[],
+  {rater, target, dimension, rule = "max", n = 20}: {rater: string; target: string; dimension: Dimension; rule?: HardBoundRule; n?: number},
+): HardSelection {
+  const clamp = (v: number) => Math.min(dimension.hi, Math.max(dimension.lo, v));
+  const byTask = new Map<string, Map<string, Moments[]>>();
+  for (const r of rows) {
+    if (r.rater !== rater || r.dimension !== dimension.key) continue;
+    const models = byTask.get(r.task_id) ?? new Map<string, Moments[]>();
+    models.set(r.model, [...(models.get(r.model) ?? []), toMoments(r)]);
+    byTask.set(r.task_id, models);
+  }
+  const tasks: HardTask[] = [];
+  const skipped: string[] = [];
+  for (const [task_id, models] of byTask) {
+    const targetParts = models.get(target);
+    if (!targetParts) continue;
+    const t = combineMoments(targetParts);
+    const perModel = [...models.values()].map((parts) => combineMoments(parts)).filter((m) => m.n >= 2);
+    const pooled = combineMoments([...models.values()].flat());
+    if (t.n < 2 || (rule === "max" ? !perModel.length : pooled.n < 2)) {
+      skipped.push(task_id);
+      continue;
+    }
+    const upperOf = (m: Moments) => meanOf(m) + 3 * sdOf(m);
+    const upper = clamp(rule === "max" ? Math.max(...perModel.map(upperOf)) : upperOf(pooled));
+    const lower = clamp(meanOf(t) - 3 * sdOf(t));
+    tasks.push({task_id, difficulty: upper - lower, upper, lower, targetMean: meanOf(t), targetN: t.n});
+  }
+  tasks.sort((a, b) => b.difficulty - a.difficulty || a.task_id.localeCompare(b.task_id));
+  return {tasks: tasks.slice(0, n), skipped: skipped.sort()};
+}
+
+/** Words per turn: mean whitespace-separated words in a speaker's utterances (SOTOPIA §7). */
+export const wordsPerTurn = (r: {turns: number; words: number}): number => (r.turns > 0 ? r.words / r.turns : NaN);

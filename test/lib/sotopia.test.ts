@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {SOTOPIA_DIMENSIONS, scoreProblem, sotopiaDimension} from "../../src/lib/dimensions.js";
-import {defaultRater, modelAggregates, overallScore, type SotopiaStatRow} from "../../src/lib/sotopia.js";
+import {bestModels, compareWithReference, defaultRater, modelAggregates, overallScore, pairwiseMatrix, sotopiaHard, wordsPerTurn, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {moments} from "../../src/lib/stats.js";
 
 describe("overallScore (METRICS.md § SOTOPIA-EVAL)", () => {
@@ -35,9 +35,9 @@ describe("dimension ranges", () => {
   });
 });
 
-const stat = (rater: string, model: string, partner: string, dimension: string, values: number[], rater_kind = "llm"): SotopiaStatRow => {
+const stat = (rater: string, model: string, partner: string, dimension: string, values: number[], rater_kind = "llm", task_id = "t"): SotopiaStatRow => {
   const m = moments(values);
-  return {rater, rater_kind, task_id: "t", model, partner, dimension, n: m.n, sum: m.sum, sum_sq: m.sumSq};
+  return {rater, rater_kind, task_id, model, partner, dimension, n: m.n, sum: m.sum, sum_sq: m.sumSq};
 };
 
 describe("modelAggregates (SOTOPIA Table 2)", () => {
@@ -49,11 +49,11 @@ describe("modelAggregates (SOTOPIA Table 2)", () => {
   ];
 
   it("pools a model's scores over partners, for the chosen rater only", () => {
-    expect(modelAggregates(rows, {rater: "judge"})).toEqual([
+    expect(modelAggregates(rows, {rater: "judge"})).toMatchObject([
       {model: "A", dimension: "goal", n: 3, mean: 8, sd: 2},
       {model: "B", dimension: "goal", n: 3, mean: 4, sd: 2},
     ]);
-    expect(modelAggregates(rows, {rater: "human"})).toEqual([{model: "A", dimension: "goal", n: 1, mean: 1, sd: NaN}]);
+    expect(modelAggregates(rows, {rater: "human"})).toMatchObject([{model: "A", dimension: "goal", n: 1, mean: 1, sd: NaN}]);
   });
 
   it("filters models", () => {
@@ -64,5 +64,71 @@ describe("modelAggregates (SOTOPIA Table 2)", () => {
     expect(defaultRater(rows)).toBe("judge");
     expect(defaultRater([stat("h1", "A", "A", "goal", [1, 2, 3], "human"), stat("small-llm", "A", "A", "goal", [1])])).toBe("small-llm");
     expect(defaultRater([])).toBeUndefined();
+  });
+});
+
+describe("bestModels (Table 2 significance marks)", () => {
+  it("marks the best model when Student's t against the second best gives p < 0.05", () => {
+    // A: 9 8 9 8 9 (mean 8.6), B: 5 6 5 6 5 (mean 5.4): pooled var 0.3, t = 3.2/√(0.3·0.4) = 9.2376, 8 df.
+    const aggs = modelAggregates([stat("j", "A", "A", "goal", [9, 8, 9, 8, 9]), stat("j", "B", "A", "goal", [5, 6, 5, 6, 5]),
+      stat("j", "A", "A", "secret", [-1, -2]), stat("j", "B", "A", "secret", [-2, -1])], {rater: "j"});
+    const [goal] = bestModels(aggs).filter((b) => b.dimension === "goal");
+    expect(goal).toMatchObject({best: "A", second: "B", significant: true});
+    expect(goal.test!.t).toBeCloseTo(3.2 / Math.sqrt(0.12), 10);
+    const [secret] = bestModels(aggs).filter((b) => b.dimension === "secret");
+    expect(secret.significant).toBe(false);
+  });
+});
+
+describe("pairwiseMatrix and compareWithReference (Figure 3, Table 3)", () => {
+  it("pools a model's scores per partner across tasks and tests cells against a reference cell", () => {
+    const rows = [
+      stat("j", "gpt-4", "human", "goal", [8, 9], "llm", "t1"),
+      stat("j", "gpt-4", "human", "goal", [7], "llm", "t2"),
+      stat("j", "human", "gpt-4", "goal", [6, 5, 7], "llm", "t1"),
+      stat("j", "human", "human", "goal", [6, 6], "llm", "t1"),
+    ];
+    const cells = pairwiseMatrix(rows, {rater: "j", dimension: "goal"});
+    expect(cells.map((c) => [c.model, c.partner, c.n, c.mean])).toEqual([
+      ["gpt-4", "human", 3, 8], ["human", "gpt-4", 3, 6], ["human", "human", 2, 6],
+    ]);
+    const compared = compareWithReference(cells, {model: "gpt-4", partner: "human"});
+    expect(compared[0]).toMatchObject({isReference: true, test: null});
+    // gpt-4 w H: 8 9 7 vs human w G: 6 5 7 → means 8 and 6, both sample variances 1: t = −2/√(1·2/3).
+    expect(compared[1].test!.t).toBeCloseTo(-2 / Math.sqrt(2 / 3), 10);
+    expect(pairwiseMatrix(rows, {rater: "j", dimension: "goal", tasks: new Set(["t2"])}).map((c) => c.n)).toEqual([1]);
+  });
+});
+
+describe("sotopiaHard (SOTOPIA §7)", () => {
+  const goal = sotopiaDimension("goal")!;
+  // Task t1: target T scores 2, 4 (mean 3, sd √2); other model O scores 8, 10 (mean 9, sd √2).
+  // Task t2: T scores 6, 6 (sd 0), O scores 7, 7.
+  const rows = [
+    stat("j", "T", "O", "goal", [2, 4], "llm", "t1"), stat("j", "O", "T", "goal", [8, 10], "llm", "t1"),
+    stat("j", "T", "O", "goal", [6, 6], "llm", "t2"), stat("j", "O", "T", "goal", [7, 7], "llm", "t2"),
+    stat("j", "T", "O", "goal", [5], "llm", "t3"), stat("j", "O", "T", "goal", [5, 6], "llm", "t3"),
+  ];
+
+  it("max rule: clamp(max of mean + 3 sd) − clamp(target mean − 3 sd), hardest first, tasks without a target sd skipped", () => {
+    const s = sotopiaHard(rows, {rater: "j", target: "T", dimension: goal});
+    // t1: upper = clamp(max(3 + 3√2, 9 + 3√2)) = 10; lower = clamp(3 − 3√2) = 0 → 10.
+    // t2: upper = max(6, 7) = 7; lower = 6 → 1.
+    expect(s.tasks.map((t) => [t.task_id, t.difficulty])).toEqual([["t1", 10], ["t2", 1]]);
+    expect(s.skipped).toEqual(["t3"]);
+    expect(sotopiaHard(rows, {rater: "j", target: "T", dimension: goal, n: 1}).tasks).toHaveLength(1);
+  });
+
+  it("pooled rule: mean + 3 sd over every model's episodes at once", () => {
+    // t2 pooled: 6 6 7 7 → mean 6.5, sample sd √(1/3); upper = 6.5 + √3 = 8.232…; lower 6.
+    const t2 = sotopiaHard(rows, {rater: "j", target: "T", dimension: goal, rule: "pooled"}).tasks.find((t) => t.task_id === "t2")!;
+    expect(t2.difficulty).toBeCloseTo(6.5 + Math.sqrt(3) - 6, 12);
+  });
+});
+
+describe("wordsPerTurn", () => {
+  it("divides words by spoken turns", () => {
+    expect(wordsPerTurn({turns: 4, words: 67})).toBe(16.75);
+    expect(wordsPerTurn({turns: 0, words: 0})).toBeNaN();
   });
 });

@@ -1,11 +1,11 @@
 // The statistics SQL must agree with the library formulas applied to instance rows.
 
 import {expect, it} from "vitest";
-import {SOTOPIA_STATS_SQL} from "../../loaders/queries/sotopia.js";
+import {SOTOPIA_STATS_SQL, WORDS_PER_TURN_SQL} from "../../loaders/queries/sotopia.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {modelAggregates, overallScore, type SotopiaStatRow} from "../../src/lib/sotopia.js";
+import {modelAggregates, overallScore, wordsPerTurn, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {mean, sd} from "../../src/lib/stats.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {tempStore} from "../helpers/store.js";
@@ -42,5 +42,26 @@ describeWithFixtures("SOTOPIA_STATS_SQL on the 20 real episodes", () => {
     });
     // 11 gpt-4 vs gpt-3.5 + 3 gpt-4 self-play episodes → gpt-4 plays 17 seats; gpt-3.5 plays 23.
     expect(got.filter((g) => g.dimension === "goal").map((g) => g.n)).toEqual([23, 17]);
+  });
+});
+
+describeWithFixtures("WORDS_PER_TURN_SQL on the 20 real episodes", () => {
+  it("counts whitespace-separated words of spoken turns like a plain split does", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [fixture("sotopia-lab__sotopia-rl/example_episodes.jsonl")]);
+    const got = await rows<{model: string; turns: number; words: number}>(store.conn, WORDS_PER_TURN_SQL);
+    const spoken = await rows<{model: string; content: string}>(store.conn,
+      "SELECT p.model, m.content FROM messages m JOIN participants p USING (episode_id, agent) WHERE m.action_type = 'speak'");
+    const expected = new Map<string, {turns: number; words: number}>();
+    for (const s of spoken) {
+      const words = s.content.trim().split(/\s+/).filter(Boolean).length;
+      if (!words) continue;
+      const e = expected.get(s.model) ?? {turns: 0, words: 0};
+      e.turns++;
+      e.words += words;
+      expected.set(s.model, e);
+    }
+    expect(got).toEqual([...expected.entries()].sort().map(([model, e]) => ({model, ...e})));
+    expect(got.every((g) => wordsPerTurn(g) > 20)).toBe(true);
   });
 });
