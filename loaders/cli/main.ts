@@ -27,6 +27,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer status                   What the store holds
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]
+      [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
   sociometer export <table> --out FILE.parquet|FILE.csv
@@ -90,6 +91,10 @@ export async function main(argv: string[]): Promise<number> {
       against: {type: "string"},
       bins: {type: "string"},
       basis: {type: "string"},
+      "hard-target": {type: "string"},
+      "hard-n": {type: "string"},
+      "hard-rule": {type: "string"},
+      "hard-dimension": {type: "string"},
       model: {type: "string", multiple: true},
       out: {type: "string"},
       rejects: {type: "string"},
@@ -136,8 +141,15 @@ export async function main(argv: string[]): Promise<number> {
       const bins = values.bins === undefined ? undefined : Number(values.bins);
       if (bins !== undefined && !(Number.isInteger(bins) && bins >= 2)) throw new Error(`--bins must be a whole number ≥ 2, not ${values.bins}`);
       if (values.basis !== undefined && !["dimension", "annotators"].includes(values.basis)) throw new Error("--basis must be dimension or annotators");
+      const hardN = values["hard-n"] === undefined ? undefined : Number(values["hard-n"]);
+      if (hardN !== undefined && !(Number.isInteger(hardN) && hardN >= 1)) throw new Error(`--hard-n must be a whole number ≥ 1, not ${values["hard-n"]}`);
+      const hardRule = values["hard-rule"];
+      if (hardRule !== undefined && hardRule !== "max" && hardRule !== "pooled") throw new Error("--hard-rule must be max or pooled");
       const table = await withStore(dbPath, true, (s) =>
-        report.run(s, {rater: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined}));
+        report.run(s, {
+          rater: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
+          hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"],
+        }));
       process.stdout.write(render(table, outputFormat));
       return 0;
     }

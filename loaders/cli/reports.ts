@@ -3,8 +3,8 @@
 import {AGREEMENT_ROWS_SQL} from "../queries/agreement.js";
 import {SOTOPIA_STATS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
-import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {defaultRater, modelAggregates, type SotopiaStatRow} from "../../src/lib/sotopia.js";
+import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
+import {bestModels, defaultRater, modelAggregates, sotopiaHard, type HardBoundRule, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {agreementTable, HUMANS, pairInstances, raterLabel, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import type {ResultTable} from "./output.js";
 
@@ -15,6 +15,11 @@ export interface ReportOptions {
   against?: string;
   bins?: number;
   basis?: SpreadBasis;
+  /** SOTOPIA-hard: restrict to the hardest tasks for this model. */
+  hardTarget?: string;
+  hardN?: number;
+  hardRule?: HardBoundRule;
+  hardDimension?: string;
 }
 
 export interface Report {
@@ -23,26 +28,71 @@ export interface Report {
   run(store: Store, options: ReportOptions): Promise<ResultTable>;
 }
 
+async function sotopiaStats(store: Store, options: ReportOptions): Promise<{stats: SotopiaStatRow[]; rater: string}> {
+  const stats = await rows<SotopiaStatRow>(store.conn, SOTOPIA_STATS_SQL);
+  const rater = options.rater ?? defaultRater(stats);
+  if (!rater) throw new Error("the store has no SOTOPIA scores; import some first (sociometer import sotopia FILE)");
+  const raters = [...new Set(stats.map((s) => s.rater))];
+  if (!raters.includes(rater)) throw new Error(`no SOTOPIA scores by rater ${JSON.stringify(rater)}; raters in the store: ${raters.join(", ")}`);
+  return {stats, rater};
+}
+
+function hardSelection(stats: SotopiaStatRow[], rater: string, options: ReportOptions & {hardTarget: string}) {
+  const dimension = sotopiaDimension(options.hardDimension ?? "goal");
+  if (!dimension) throw new Error(`--hard-dimension must be one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")}`);
+  if (!stats.some((s) => s.model === options.hardTarget)) throw new Error(`no SOTOPIA scores for model ${JSON.stringify(options.hardTarget)}`);
+  const rule = options.hardRule ?? "max";
+  const n = options.hardN ?? 20;
+  const selection = sotopiaHard(stats, {rater, target: options.hardTarget, dimension, rule, n});
+  const note = `SOTOPIA-hard: the ${selection.tasks.length} hardest tasks for ${options.hardTarget} (n = ${n}, reward ${dimension.abbrev}, bound rule ${rule}` +
+    `${selection.skipped.length ? `; ${selection.skipped.length} task(s) skipped for lack of repeated episodes` : ""})`;
+  return {selection, note, dimension, rule, n};
+}
+
 const sotopia: Report = {
   name: "sotopia",
-  description: "per-model means of the seven SOTOPIA-EVAL dimensions and overall, by one rater",
+  description: "per-model means of the seven SOTOPIA-EVAL dimensions and overall, by one rater (--hard-target for SOTOPIA-hard)",
   async run(store, options) {
-    const stats = await rows<SotopiaStatRow>(store.conn, SOTOPIA_STATS_SQL);
-    const rater = options.rater ?? defaultRater(stats);
-    if (!rater) throw new Error("the store has no SOTOPIA scores; import some first (sociometer import sotopia FILE)");
-    const raters = [...new Set(stats.map((s) => s.rater))];
-    if (!raters.includes(rater)) throw new Error(`no SOTOPIA scores by rater ${JSON.stringify(rater)}; raters in the store: ${raters.join(", ")}`);
-    const aggregates = modelAggregates(stats, {rater, models: options.models});
+    const {stats, rater} = await sotopiaStats(store, options);
+    const hard = options.hardTarget ? hardSelection(stats, rater, {...options, hardTarget: options.hardTarget}) : null;
+    const tasks = hard ? new Set(hard.selection.tasks.map((t) => t.task_id)) : undefined;
+    const aggregates = modelAggregates(stats, {rater, models: options.models, tasks});
+    const best = new Map(bestModels(aggregates).map((b) => [b.dimension, b]));
     const abbrev = new Map(SOTOPIA_DIMENSIONS.map((d) => [d.key, d.abbrev]));
     return {
       title: "SOTOPIA-EVAL model aggregates (mean over all episodes a model played, any partner, either seat)",
       notes: [
         `rater: ${rater}${options.rater ? "" : " (the LLM rater with the most scores; choose with --rater)"}`,
         "overall: mean of the seven dimensions per instance, over instances scored on all seven",
-        "sd: sample standard deviation (n − 1)",
+        "sd: sample standard deviation (n − 1); best: the highest mean, marked * when Student's t-test against the second best gives p < 0.05",
+        ...(hard ? [hard.note] : []),
       ],
-      columns: ["model", "dimension", "abbrev", "n", "mean", "sd"],
-      rows: aggregates.map((a) => ({...a, abbrev: abbrev.get(a.dimension) ?? "OVERALL"})),
+      columns: ["model", "dimension", "abbrev", "n", "mean", "sd", "best", "p_vs_second"],
+      rows: aggregates.map((a) => {
+        const b = best.get(a.dimension);
+        const isBest = b?.best === a.model;
+        return {
+          model: a.model, dimension: a.dimension, abbrev: abbrev.get(a.dimension) ?? "OVERALL", n: a.n, mean: a.mean, sd: a.sd,
+          best: isBest ? (b.significant ? "*" : "yes") : "", p_vs_second: isBest && b.test ? b.test.p : null,
+        };
+      }),
+    };
+  },
+};
+
+const sotopiaHardReport: Report = {
+  name: "sotopia-hard",
+  description: "the SOTOPIA-hard task selection for --hard-target (§7), with each task's difficulty",
+  async run(store, options) {
+    if (!options.hardTarget) throw new Error("sotopia-hard needs --hard-target MODEL");
+    const {stats, rater} = await sotopiaStats(store, options);
+    const hard = hardSelection(stats, rater, {...options, hardTarget: options.hardTarget});
+    return {
+      title: `SOTOPIA-hard tasks for ${options.hardTarget}`,
+      notes: [`rater: ${rater}`, hard.note,
+        `difficulty = clamp(${hard.rule === "max" ? "max over models of (mean + 3 sd)" : "mean + 3 sd over all models' episodes"}) − clamp(target mean − 3 sd), clamped to [${hard.dimension.lo}, ${hard.dimension.hi}]`],
+      columns: ["task_id", "difficulty", "upper", "lower", "target_mean", "target_n"],
+      rows: hard.selection.tasks.map((t) => ({task_id: t.task_id, difficulty: t.difficulty, upper: t.upper, lower: t.lower, target_mean: t.targetMean, target_n: t.targetN})),
     };
   },
 };
@@ -88,7 +138,7 @@ const agreement: Report = {
   },
 };
 
-export const REPORTS: readonly Report[] = [sotopia, agreement];
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);
