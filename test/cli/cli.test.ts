@@ -65,7 +65,7 @@ describeWithFixtures("sociometer CLI on real data", () => {
     expect(goal4.n).toBe(17);
 
     const csv = (await cli(["report", "sotopia", "--db", db, "--format", "csv"])).stdout.trim().split("\n");
-    expect(csv[0]).toBe("model,dimension,abbrev,n,mean,sd");
+    expect(csv[0]).toBe("model,dimension,abbrev,n,mean,sd,best,p_vs_second");
     const csvGoal4 = csv.find((l) => l.startsWith("gpt-4,goal,"))!.split(",");
     expect(Number(csvGoal4[4])).toBe(goal4.mean);
 
