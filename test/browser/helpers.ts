@@ -3,7 +3,7 @@
 // recording every console error, uncaught exception and off-machine request.
 
 import {execFileSync, spawn} from "node:child_process";
-import {createReadStream, existsSync, statSync} from "node:fs";
+import {cpSync, createReadStream, existsSync, mkdirSync, statSync, symlinkSync} from "node:fs";
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
 import {extname, join, normalize, resolve, sep} from "node:path";
@@ -12,32 +12,53 @@ import {REPO} from "../helpers/fixtures.js";
 
 export {REPO};
 
-/** Runs `npx <args>` in the repository and returns its output; rejects with the output's tail on failure. */
-export function runNpx(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 240_000): Promise<string> {
+/** Runs `npx <args>` in the repository; rejects with the output's tail on failure. */
+export function runNpx(
+  args: readonly string[],
+  {env = {}, cwd = REPO, timeoutMs = 240_000}: {env?: Record<string, string>; cwd?: string; timeoutMs?: number} = {},
+): Promise<{stdout: string; stderr: string}> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn("npx", [...args], {
-      cwd: REPO,
+      cwd,
       env: {...process.env, OBSERVABLE_TELEMETRY_DISABLE: "true", NO_COLOR: "1", ...env},
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d));
-    child.stderr.on("data", (d: Buffer) => (out += d));
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGTERM"), timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      if (code === 0) resolvePromise(out);
-      else reject(new Error(`npx ${args.join(" ")} exited with ${code}:\n${out.slice(-4000)}`));
+      if (code === 0) resolvePromise({stdout, stderr});
+      else reject(new Error(`npx ${args.join(" ")} exited with ${code}:\n${(stdout + stderr).slice(-4000)}`));
     });
   });
 }
 
-/** Builds the site from the store at `storePath` into `outDir` (never the user's dist/). Returns the build log and its time. */
-export async function buildSite(storePath: string, outDir: string): Promise<{log: string; ms: number}> {
+/** Runs the sociometer CLI (loaders/cli/main.ts) with tsx. */
+export function runCli(args: readonly string[]): Promise<{stdout: string; stderr: string}> {
+  return runNpx(["tsx", "loaders/cli/main.ts", ...args]);
+}
+
+/**
+ * Builds the site from the store at `storePath` in a copy of the project under
+ * `workDir`, and returns where the built site is. A copy, because Framework
+ * keeps data loader output in src/.observablehq/cache: a build from the real
+ * src/ would race any other build running there (a developer's, another test
+ * run's) and leave test data in its cache. The copy links node_modules and
+ * loaders/ and copies the rest, so imports resolve as they do in the project.
+ */
+export async function buildSite(storePath: string, workDir: string): Promise<{dist: string; log: string; ms: number}> {
+  const project = join(workDir, "project");
+  mkdirSync(project, {recursive: true});
+  cpSync(join(REPO, "src"), join(project, "src"), {recursive: true, filter: (from) => !from.includes(`${sep}.observablehq`)});
+  for (const file of ["observablehq.config.ts", "package.json", "tsconfig.json"]) cpSync(join(REPO, file), join(project, file));
+  for (const dir of ["node_modules", "loaders"]) symlinkSync(join(REPO, dir), join(project, dir), "dir");
   const start = performance.now();
-  const log = await runNpx(["observable", "build"], {SOCIOMETER_DB: storePath, SOCIOMETER_SITE_OUT: outDir});
-  return {log, ms: performance.now() - start};
+  const {stdout, stderr} = await runNpx(["observable", "build"], {cwd: project, env: {SOCIOMETER_DB: storePath}});
+  return {dist: join(project, "dist"), log: stdout + stderr, ms: performance.now() - start};
 }
 
 const TYPES: Record<string, string> = {

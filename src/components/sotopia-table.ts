@@ -1,0 +1,90 @@
+// SOTOPIA model means in the layout of the paper's Table 2: one row per
+// dimension (with its range) and overall, one column group per model with the
+// mean, sd and n behind it. Built with DOM calls and textContent only, so
+// model names from logs can never inject markup.
+
+import type {Dimension} from "../lib/dimensions.js";
+import {OVERALL, type BestModel, type ModelAggregate} from "../lib/sotopia.js";
+
+export interface SotopiaTableOptions {
+  dimensions: readonly Pick<Dimension, "key" | "abbrev" | "name" | "lo" | "hi">[];
+  models: readonly string[];
+  /** Decimal places shown; the exact value is kept in each cell's data-value. */
+  digits?: number;
+  /** The best model per dimension (bestModels): its mean is bold, with * when its lead is significant. */
+  best?: readonly BestModel[];
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+/** One numeric cell, addressable by tests as `data-testid="<stat>-<model>-<dimension>"`, its exact value in data-value. */
+function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, value: number | undefined, digits: number): HTMLTableCellElement {
+  const td = el("td", undefined, `num ${stat}`);
+  td.setAttribute("data-testid", `${stat}-${model}-${dimension}`);
+  if (value === undefined || Number.isNaN(value)) {
+    td.append(el("span", "–", "value"));
+  } else {
+    td.dataset.value = String(value);
+    td.append(el("span", stat === "n" ? String(value) : value.toFixed(digits), "value"));
+  }
+  return td;
+}
+
+/** The table behind the SOTOPIA chart. Missing model × dimension pairs show a dash. */
+export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: SotopiaTableOptions): HTMLTableElement {
+  const {dimensions, models, digits = 2} = options;
+  const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.dimension}`, r]));
+  const bestOf = new Map((options.best ?? []).map((b) => [b.dimension, b]));
+  const table = el("table", undefined, "numeric sotopia-means");
+  table.setAttribute("data-testid", "sotopia-means");
+
+  const thead = table.createTHead();
+  const top = thead.insertRow();
+  const dimHead = el("th", "Dimension");
+  dimHead.rowSpan = 2;
+  const rangeHead = el("th", "Range");
+  rangeHead.rowSpan = 2;
+  top.append(dimHead, rangeHead);
+  const sub = thead.insertRow();
+  for (const model of models) {
+    const th = el("th", model, "num model");
+    th.colSpan = 3;
+    th.scope = "colgroup";
+    top.append(th);
+    sub.append(el("th", "mean", "num"), el("th", "sd", "num"), el("th", "n", "num"));
+  }
+
+  const tbody = table.createTBody();
+  const overallLo = dimensions.reduce((s, d) => s + d.lo, 0) / dimensions.length;
+  const overallHi = dimensions.reduce((s, d) => s + d.hi, 0) / dimensions.length;
+  const lines = [
+    ...dimensions.map((d) => ({key: d.key, label: `${d.name} (${d.abbrev})`, range: `[${d.lo}, ${d.hi}]`})),
+    {key: OVERALL, label: "Overall", range: `[${overallLo.toFixed(2)}, ${overallHi.toFixed(2)}]`},
+  ];
+  for (const line of lines) {
+    const tr = tbody.insertRow();
+    tr.dataset.dimension = line.key;
+    const th = el("th", line.label, "dim");
+    th.scope = "row";
+    tr.append(th, el("td", line.range, "range"));
+    for (const model of models) {
+      const agg = byKey.get(`${model}\u0000${line.key}`);
+      const mean = statCell("mean", model, line.key, agg?.mean, digits);
+      const best = bestOf.get(line.key);
+      if (agg && best?.best === model) {
+        mean.classList.add("best");
+        mean.dataset.best = best.significant ? "*" : "yes";
+        const p = best.test ? `; t-test against ${best.second}: p = ${best.test.p.toPrecision(2)}` : "";
+        mean.title = `highest mean on this dimension${p}`;
+        if (best.significant) mean.append(el("sup", "*", "mark"));
+      }
+      tr.append(mean, statCell("sd", model, line.key, agg?.sd, digits), statCell("n", model, line.key, agg?.n, digits));
+    }
+  }
+  return table;
+}

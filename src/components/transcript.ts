@@ -1,0 +1,121 @@
+// The episode viewer's views: a transcript, and each agent's ratings with the
+// raters' rationales. Every string here comes from logs and is untrusted, so
+// it only ever reaches the page through textContent (never innerHTML).
+
+import type {Dimension} from "../lib/dimensions.js";
+import {overallScore} from "../lib/sotopia.js";
+import type {EpisodeSummary, Message, Participant, Rating} from "../client/episodes.js";
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+/** The title of the episode shown: codename and id, scenario, and a warning when it is synthetic. */
+export function episodeHeaderView(e: EpisodeSummary | null): HTMLElement {
+  const div = el("div", undefined, "episode-header");
+  div.setAttribute("data-testid", "episode-header");
+  if (!e) {
+    div.append(el("p", "Pick an episode in the table above."));
+    return div;
+  }
+  div.append(el("h2", e.codename ? `${e.codename}: ${e.episode_id}` : e.episode_id));
+  if (e.tag) div.append(el("p", `Experiment: ${e.tag}`, "tag"));
+  div.append(el("p", e.scenario, "scenario"));
+  if (e.synthetic) {
+    const note = el("div", "Synthetic sample episode: generated to exercise the tools, not a real model run.", "warning");
+    note.setAttribute("data-testid", "synthetic-note");
+    div.append(note);
+  }
+  return div;
+}
+
+/** Who a seat is, as shown in the transcript: "Character (model)". */
+function seatName(p: Participant | undefined, agent: number | null): string {
+  if (agent === null) return "Environment";
+  if (!p) return `Agent ${agent}`;
+  return `${p.character || `Agent ${agent}`} (${p.model})`;
+}
+
+/** The transcript, one block per message in episode order. */
+export function transcriptView(messages: readonly Message[], participants: readonly Participant[]): HTMLElement {
+  const bySeat = new Map(participants.map((p) => [p.agent, p]));
+  const root = el("div", undefined, "transcript");
+  root.setAttribute("data-testid", "transcript");
+  if (messages.length === 0) root.append(el("p", "This episode has no messages.", "empty"));
+  for (const m of messages) {
+    const block = el("div", undefined, "message");
+    block.dataset.agent = m.agent === null ? "env" : String(m.agent);
+    block.dataset.action = m.action_type;
+    const who = el("div", `Turn ${m.turn} · ${seatName(bySeat.get(m.agent ?? -1), m.agent)} · ${m.action_type}`, "who");
+    block.append(who, el("div", m.content, "text"));
+    root.append(block);
+  }
+  return root;
+}
+
+type DimensionInfo = Pick<Dimension, "key" | "abbrev" | "name" | "lo" | "hi">;
+
+/** One agent's card: who they are, their goal, and every rater's scores with rationales. */
+export function agentRatingsView(participant: Participant, ratings: readonly Rating[], dimensions: readonly DimensionInfo[]): HTMLElement {
+  const card = el("section", undefined, "card agent-ratings");
+  card.dataset.agent = String(participant.agent);
+  card.append(el("h3", `Agent ${participant.agent}: ${participant.character || "unnamed"}`));
+  card.append(el("p", `Model: ${participant.model}`, "model"));
+  if (participant.goal) {
+    const goal = el("details", undefined, "goal");
+    goal.append(el("summary", "Social goal"), el("div", participant.goal));
+    card.append(goal);
+  }
+  if (participant.background) {
+    const bg = el("details", undefined, "background");
+    bg.append(el("summary", "Background"), el("div", participant.background, "goal"));
+    card.append(bg);
+  }
+
+  const mine = ratings.filter((r) => r.agent === participant.agent);
+  if (mine.length === 0) {
+    card.append(el("p", "No ratings for this agent.", "empty"));
+    return card;
+  }
+  const order = new Map(dimensions.map((d, i) => [d.key, i]));
+  const raters = [...new Set(mine.map((r) => `${r.rater}\u0000${r.rater_kind}\u0000${r.run_id}`))].sort();
+  for (const key of raters) {
+    const [rater, kind, runId] = key.split("\u0000");
+    const scores = mine
+      .filter((r) => r.rater === rater && r.rater_kind === kind && r.run_id === runId)
+      .sort((a, b) => (order.get(a.dimension) ?? 99) - (order.get(b.dimension) ?? 99));
+    card.append(el("h4", `Rated by ${rater} (${kind}${runId ? `, run ${runId}` : ""})`));
+    const table = el("table", undefined, "numeric ratings");
+    const head = table.createTHead().insertRow();
+    head.append(el("th", "Dimension"), el("th", "Range", "range"), el("th", "Score", "num"));
+    const body = table.createTBody();
+    const values: Record<string, number> = {};
+    for (const r of scores) {
+      const d = dimensions.find((x) => x.key === r.dimension);
+      values[r.dimension] = r.value;
+      const tr = body.insertRow();
+      tr.dataset.dimension = r.dimension;
+      tr.append(el("td", d ? `${d.name} (${d.abbrev})` : r.dimension, "dim"), el("td", d ? `[${d.lo}, ${d.hi}]` : "", "range"), el("td", String(r.value), "num"));
+      // The rationale on its own full-width line under its score: rationales run long.
+      if (r.rationale) {
+        const why = body.insertRow();
+        why.className = "rationale-row";
+        const td = el("td", r.rationale, "rationale");
+        td.colSpan = 3;
+        why.append(td);
+      }
+    }
+    // Overall only when all seven are scored, as in the statistics (METRICS.md § SOTOPIA-EVAL).
+    if (dimensions.every((d) => d.key in values)) {
+      const tr = body.insertRow();
+      tr.dataset.dimension = "overall";
+      tr.className = "overall";
+      tr.append(el("td", "Overall (mean of the seven)", "dim"), el("td", "", "range"), el("td", overallScore(values).toFixed(2), "num"));
+    }
+    card.append(table);
+  }
+  return card;
+}

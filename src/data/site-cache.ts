@@ -1,0 +1,67 @@
+// Prepares Observable Framework's cache folder (src/.observablehq/cache) before
+// a build or preview. Called from observablehq.config.ts, so it runs for
+// `npm run build`, `npm run dev` and a bare `observable build` alike.
+
+import {createHash} from "node:crypto";
+import {existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {join} from "node:path";
+
+/**
+ * Packages Framework's client bundle looks up on the npm registry even when no
+ * page imports them (OFFLINE.md item 9). An empty `_npm/<name>@<version>`
+ * folder answers the look-up from the cache, so a build needs no network. The
+ * versions are the ones the registry named when this list was made; no page
+ * loads these packages, so they only have to be valid version numbers.
+ */
+const NPM_LOOKUPS = [
+  "@observablehq/plot@0.6.17",
+  "@observablehq/sample-datasets@1.0.1",
+  "apache-arrow@21.2.0",
+  "arquero@8.0.3",
+  "d3@7.9.2",
+  "d3-dsv@3.0.2",
+  "echarts@6.1.0",
+  "htl@1.0.0",
+  "leaflet@1.9.4",
+  "lodash@4.18.1",
+  "mapbox-gl@3.32.0",
+  "parquet-wasm@0.8.0",
+  "react@19.3.1",
+  "react-dom@19.3.1",
+  "topojson-client@3.1.0",
+];
+
+/** Creates the empty npm cache folders that stop Framework's registry look-ups. */
+export function stubNpmLookups(cacheDir: string): void {
+  for (const spec of NPM_LOOKUPS) mkdirSync(join(cacheDir, "_npm", spec), {recursive: true});
+}
+
+/** What identifies the store's contents cheaply: its path, size and modification time (and its WAL's). */
+function storeFingerprint(storePath: string): string {
+  const parts = [storePath];
+  for (const file of [storePath, `${storePath}.wal`]) {
+    if (!existsSync(file)) continue;
+    const {size, mtimeMs} = statSync(file);
+    parts.push(`${size}:${mtimeMs}`);
+  }
+  // Hashed: the cache folder should not record where the store lives.
+  return createHash("sha256").update(parts.join("|")).digest("hex");
+}
+
+/**
+ * Framework reuses a data loader's cached output until the loader's source file
+ * changes; it cannot know the loader reads the store. When the store changed
+ * since the last build (a new import, or another SOCIOMETER_DB), drop the
+ * cached loader outputs so every page is rebuilt from the current store.
+ * Returns whether they were dropped.
+ */
+export function invalidateLoaderCache(cacheDir: string, storePath: string): boolean {
+  const marker = join(cacheDir, "store-fingerprint.txt");
+  const current = storeFingerprint(storePath);
+  const previous = existsSync(marker) ? readFileSync(marker, "utf8") : null;
+  if (previous === current) return false;
+  rmSync(join(cacheDir, "data"), {recursive: true, force: true});
+  mkdirSync(cacheDir, {recursive: true});
+  writeFileSync(marker, current);
+  return true;
+}

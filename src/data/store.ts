@@ -1,0 +1,38 @@
+// Shared by the data loaders in this folder: open the store read-only, run one
+// query, write its result as Parquet to stdout (the loader contract).
+
+import {existsSync} from "node:fs";
+import {basename} from "node:path";
+import {defaultStorePath, openStore} from "../../loaders/store/db.js";
+import {writeParquetToStdout} from "../../loaders/store/export.js";
+
+/** Writes the result of `sql` over the store as Parquet to stdout; exits with a message a user can act on when there is no store. */
+export async function emitParquet(sql: string): Promise<void> {
+  const path = defaultStorePath();
+  if (!existsSync(path)) {
+    // Only the file name: loader output and logs never carry absolute paths.
+    console.error(`no store ${basename(path)} (SOCIOMETER_DB or data/sociometer.duckdb): run \`npm run store\` or \`sociometer import\` first`);
+    process.exit(1);
+  }
+  const store = await openStore(path, {readOnly: true});
+  try {
+    await writeParquetToStdout(store.conn, sql);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The most SOTOPIA episodes the viewer ships with their transcripts and
+ * ratings; past this, the page says "showing N of M". Instance rows for every
+ * episode would not fit a browser at a million episodes (OFFLINE.md, data size).
+ */
+export const VIEWER_LIMIT = 5000;
+
+/** The SOTOPIA episodes the viewer ships: the first VIEWER_LIMIT by episode_id. */
+export const VIEWER_EPISODES_SQL = `
+  SELECT episode_id FROM episodes
+  WHERE benchmark = 'sotopia'
+  ORDER BY episode_id
+  LIMIT ${VIEWER_LIMIT}
+`;
