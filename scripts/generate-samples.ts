@@ -9,7 +9,7 @@ import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 import {pathToFileURL} from "node:url";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
-import {humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, sotopiaSamples, toJsonl, type SotopiaSamples} from "./samples/sotopia.js";
+import {HUMAN, HUMAN_SEATINGS, humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, sotopiaSamples, toJsonl, type SotopiaSamples} from "./samples/sotopia.js";
 
 export const DEFAULT_SEED = 42;
 
@@ -34,6 +34,7 @@ export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEE
 function samplesReadme({episodes, humanRatings}: SotopiaSamples, seed: string | number): string {
   const annotated = new Set(humanRatings.map((r) => r.episode_id)).size;
   const raters = new Set(humanRatings.map((r) => r.rater)).size;
+  const modelOnly = episodes.filter((e) => !e.experiment_model_name_pairs.slice(1).includes(HUMAN)).length;
   const dims = SOTOPIA_DIMENSIONS.map((d) => `\`${d.key}\` [${d.lo}, ${d.hi}]`).join(", ");
   return `# Sample data (SYNTHETIC)
 
@@ -67,7 +68,11 @@ per dimension per agent) and \`rewards\` (\`[{…}, {…}]\`, the same scores as
 \`codename\` starts with \`synthetic_\`.
 
 - Models: ${SAMPLE_MODELS.map((m) => `\`${m}\``).join(", ")}; every ordered seating
-  (each pair in both seats, and self-play) appears ${episodes.length / SAMPLE_MODELS.length ** 2} times.
+  (each pair in both seats, and self-play) appears ${modelOnly / SAMPLE_MODELS.length ** 2} times.
+- People: ${episodes.length - modelOnly} more episodes have a seat played by a person
+  (model name \`${HUMAN}\`): ${HUMAN_SEATINGS.map(([a, b]) => `\`${a}\` with \`${b}\``).join(", ")},
+  ${(episodes.length - modelOnly) / HUMAN_SEATINGS.length} each. Their utterances are shorter, and the judge scores
+  people with more noise than models.
 - Judge: \`${SAMPLE_JUDGE}\` (\`experiment_model_name_pairs[0]\`).
 - Scores are integers in range: ${dims}; \`overall_score\` is the mean of the
   seven. They follow a per-model quality effect (gpt-4 best), a partner effect,
@@ -79,7 +84,8 @@ per dimension per agent) and \`rewards\` (\`[{…}, {…}]\`, the same scores as
 
 Long-form CSV (RFC 4180 quoting), header
 \`episode_id,agent,dimension,rater,value,rationale\`: ${humanRatings.length} rows, one
-per (episode, agent seat 1 or 2, dimension, rater). ${annotated} episodes are
+per (episode, agent seat 1 or 2, dimension, rater). ${annotated} episodes (a
+random subset of the model episodes, and every episode with a person in it) are
 annotated by 2 or 3 of ${raters} pseudonymous raters (\`annotator-01\` …), each
 rating all seven dimensions for both agents, with a short note. Human scores
 share a latent "true" score with the judge's, but the judge is more generous on

@@ -72,11 +72,13 @@ export interface SampleOptions {
   seed: string | number;
   /** Episodes per ordered seating (m1, m2); 4 models give 16 seatings. */
   perSeating?: number;
-  /** Episodes with human ratings. */
+  /** Model-only episodes with human ratings. */
   annotated?: number;
   /** Size of the annotator pool. */
   annotators?: number;
   models?: readonly string[];
+  /** Episodes per seating with a human player (HUMAN_SEATINGS); all of them are annotated. */
+  perHumanSeating?: number;
 }
 
 export interface SotopiaSamples {
@@ -495,6 +497,7 @@ const NON_VERBAL = [
 
 /** Latent quality of each sample model, best first (judge-scale effects below scale with it). */
 const MODEL_QUALITY: Readonly<Record<string, number>> = {
+  human: 0.85,
   "gpt-4": 1.0,
   "gpt-3.5-turbo": 0.6,
   "llama-2-70b-chat": 0.38,
@@ -593,6 +596,7 @@ function context(sc: Scenario, chars: [Character, Character], viewer: Role): str
 
 /** Sentences per utterance by model: stronger chat models talk more (SOTOPIA §7, words per turn). */
 const VERBOSITY: Readonly<Record<string, [number, number]>> = {
+  human: [0, 0], // people write shorter turns than models (SOTOPIA §7)
   "gpt-4": [0, 2],
   "gpt-3.5-turbo": [0, 1],
   "llama-2-70b-chat": [0, 2],
@@ -791,11 +795,15 @@ function episode(rng: Random, index: number, task: Task, models: [string, string
 
   // Scores first, so the dialogue can follow them.
   const truth = [latentScores(rng, q[0], q[1], task.effect), latentScores(rng, q[1], q[0], task.effect)] as Draw["truth"];
-  const judged = truth.map((t) => {
+  const judged = truth.map(() => {
     const s = {} as Record<DimensionKey, number>;
-    for (const d of DIMS) s[d.key] = drawScore(rng, d, t[d.key] + SCORE_MODELS[d.key].judgeBias, SCORE_MODELS[d.key].sdJudge);
     return s;
   }) as [Record<DimensionKey, number>, Record<DimensionKey, number>];
+  // The judge reads people less reliably than models (SOTOPIA Table 1: correlations drop for human-played agents).
+  ([0, 1] as const).forEach((seat) => {
+    const noise = models[seat] === HUMAN ? HUMAN_JUDGE_NOISE : 1;
+    for (const d of DIMS) judged[seat][d.key] = drawScore(rng, d, truth[seat][d.key] + SCORE_MODELS[d.key].judgeBias, SCORE_MODELS[d.key].sdJudge * noise);
+  });
 
   // Transcript: seat 1 acts on even turns, seat 2 on odd ones.
   const turns = 6 + Math.floor(15 * rng.next() ** 2); // 6 to 20, mostly short, like the dump
@@ -882,10 +890,9 @@ function episode(rng: Random, index: number, task: Task, models: [string, string
   return {record, truth};
 }
 
-function* draws({seed, count, style = "sample", models = SAMPLE_MODELS, judge = SAMPLE_JUDGE}: EpisodeOptions): Generator<Draw> {
+function* draws({seed, count, style = "sample", models = SAMPLE_MODELS, judge = SAMPLE_JUDGE}: EpisodeOptions, order = seatings(models)): Generator<Draw> {
   const rng = new Random(`sotopia:${seed}`);
   const tasks = makeTasks(rng.fork("tasks"));
-  const order = seatings(models);
   for (let i = 0; i < count; i++) {
     const seating = order[i % order.length]!;
     yield episode(rng, i, rng.pick(tasks), seating, judge, style);
@@ -901,13 +908,26 @@ export function* sotopiaEpisodes(options: EpisodeOptions): Generator<SotopiaDump
   for (const d of draws(options)) yield d.record;
 }
 
-/** The committed samples: episodes judged by GPT-4 and human ratings of a subset of them. */
-export function sotopiaSamples({seed, perSeating = 13, annotated = 60, annotators = 8, models = SAMPLE_MODELS}: SampleOptions): SotopiaSamples {
-  const all = [...draws({seed, count: perSeating * models.length ** 2, models})];
+/** The model name of a seat played by a person. */
+export const HUMAN = "human";
+const HUMAN_JUDGE_NOISE = 1.8;
+
+/** Seatings with people, as in SOTOPIA's human study: GPT-4 with a human, a human with GPT-4, two humans. */
+export const HUMAN_SEATINGS: readonly [string, string][] = [["gpt-4", HUMAN], [HUMAN, "gpt-4"], [HUMAN, HUMAN]];
+
+/**
+ * The committed samples: episodes among models, plus episodes with human
+ * players; all judged by GPT-4. Human annotators rate a random subset of the
+ * model episodes and every episode with a human player.
+ */
+export function sotopiaSamples({seed, perSeating = 13, annotated = 60, annotators = 8, models = SAMPLE_MODELS, perHumanSeating = 8}: SampleOptions): SotopiaSamples {
+  const modelOnly = [...draws({seed, count: perSeating * models.length ** 2, models})];
+  const withPeople = [...draws({seed: `${seed}:people`, count: perHumanSeating * HUMAN_SEATINGS.length, models}, [...HUMAN_SEATINGS])];
+  const all = [...modelOnly, ...withPeople];
   const rng = new Random(`human:${seed}`);
   const pool = Array.from({length: annotators}, (_, i) => `annotator-${String(i + 1).padStart(2, "0")}`);
   const offsets = new Map(pool.map((r) => [r, Object.fromEntries(DIMS.map((d) => [d.key, rng.normal(0, 0.35)])) as Record<DimensionKey, number>]));
-  const chosen = new Set(rng.shuffle(all.map((_, i) => i)).slice(0, annotated));
+  const chosen = new Set([...rng.shuffle(modelOnly.map((_, i) => i)).slice(0, annotated), ...withPeople.map((_, i) => modelOnly.length + i)]);
   const humanRatings: HumanRating[] = [];
   all.forEach(({record, truth}, i) => {
     if (!chosen.has(i)) return;

@@ -4,7 +4,7 @@ import {join} from "node:path";
 import {afterAll, describe, expect, it} from "vitest";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {writeSamples} from "../../scripts/generate-samples.js";
-import {humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, seatings, sotopiaEpisodes, sotopiaSamples, toJsonl, type SotopiaScores} from "../../scripts/samples/sotopia.js";
+import {HUMAN, HUMAN_SEATINGS, humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, seatings, sotopiaEpisodes, sotopiaSamples, toJsonl, type SotopiaScores} from "../../scripts/samples/sotopia.js";
 import {Random} from "../../scripts/samples/random.js";
 
 const samples = sotopiaSamples({seed: 42});
@@ -73,8 +73,8 @@ describe("sotopiaSamples", () => {
     expect(toJsonl(sotopiaSamples({seed: 42}).episodes)).toBe(a[0]!.toString("utf8"));
   });
 
-  it("plays every ordered seating, self-play included, equally often, judged by gpt-4", () => {
-    expect(episodes).toHaveLength(208);
+  it("plays every ordered model seating equally often, plus 8 episodes each of gpt-4 with a human, a human with gpt-4 and two humans, all judged by gpt-4", () => {
+    expect(episodes).toHaveLength(208 + 24);
     const counts = new Map<string, number>();
     for (const e of episodes) {
       const [judge, m1, m2] = e.experiment_model_name_pairs;
@@ -83,9 +83,10 @@ describe("sotopiaSamples", () => {
       expect(e.synthetic).toBe(true);
       counts.set(`${m1}|${m2}`, (counts.get(`${m1}|${m2}`) ?? 0) + 1);
     }
-    expect(counts.size).toBe(seatings(SAMPLE_MODELS).length);
-    expect(counts.size).toBe(16);
-    expect(new Set(counts.values())).toEqual(new Set([13]));
+    const people = [...HUMAN_SEATINGS].map(([a, b]) => `${a}|${b}`);
+    expect(counts.size).toBe(seatings(SAMPLE_MODELS).length + people.length);
+    expect(new Set([...counts].filter(([k]) => !people.includes(k)).map(([, n]) => n))).toEqual(new Set([13]));
+    expect(people.map((k) => counts.get(k))).toEqual([8, 8, 8]);
     expect(new Set(episodes.map((e) => e.episode_id)).size).toBe(episodes.length);
   });
 
@@ -128,7 +129,7 @@ describe("sotopiaSamples", () => {
     expect(kinds).toEqual(new Set(["said", "did", "[non-verbal", "[action]", "left"]));
   });
 
-  it("has 2–3 human raters on 60 episodes, each rating all seven dimensions for both agents, in range", () => {
+  it("has 2–3 human raters on 60 model episodes and on every episode with a human player, each rating all seven dimensions for both agents, in range", () => {
     const byEpisode = new Map<string, Set<string>>();
     for (const r of humanRatings) {
       const dim = dims.find((d) => d.key === r.dimension)!;
@@ -139,7 +140,9 @@ describe("sotopiaSamples", () => {
       if (!raters) byEpisode.set(r.episode_id, (raters = new Set()));
       raters.add(r.rater);
     }
-    expect(byEpisode.size).toBe(60);
+    expect(byEpisode.size).toBe(60 + 24);
+    const withPeople = episodes.filter((e) => e.experiment_model_name_pairs.includes(HUMAN));
+    expect(withPeople.every((e) => byEpisode.has(e.episode_id))).toBe(true);
     const ids = new Set(episodes.map((e) => e.episode_id));
     for (const [id, raters] of byEpisode) {
       expect(ids.has(id)).toBe(true);
