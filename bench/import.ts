@@ -81,35 +81,47 @@ export async function run(ctx: BenchContext): Promise<string> {
     if (existsSync(file)) ctx.log(`reusing ${file} (kept by an earlier --keep run)`);
     else await writeDump(file, n, ctx.log);
     const bytes = statSync(file).size;
-    const outcomes = {} as Record<Method, Outcome>;
-    for (const method of METHODS) {
-      const db = join(ctx.dir, `${method}-${n}.duckdb`);
-      removeDb(db);
-      ctx.log(`${method}: ${n.toLocaleString("en-US")} episodes, ${mb(bytes)}`);
-      try {
-        const m = await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db]);
-        outcomes[method] = {ok: true, ...m};
-        if (typeof m.duckdb === "string") duckdbVersion = m.duckdb;
-        ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}`);
-      } catch (e) {
-        outcomes[method] = {ok: false, error: e instanceof Error ? e.message : String(e)};
-        ctx.log(`${method}: failed: ${outcomes[method].error}`);
+    // Methods take turns within each round, so a change in machine load hits all of them alike; the median round counts.
+    const runs = Object.fromEntries(METHODS.map((m) => [m, [] as Measurement[]])) as Record<Method, Measurement[]>;
+    const failures = {} as Partial<Record<Method, string>>;
+    for (let round = 1; round <= ctx.repeat; round++) {
+      for (const method of METHODS) {
+        if (failures[method]) continue;
+        const db = join(ctx.dir, `${method}-${n}.duckdb`);
+        removeDb(db);
+        ctx.log(`${method}: ${n.toLocaleString("en-US")} episodes, ${mb(bytes)}, run ${round} of ${ctx.repeat}`);
+        try {
+          const m = await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db]);
+          runs[method].push(m);
+          if (typeof m.duckdb === "string") duckdbVersion = m.duckdb;
+          ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}`);
+        } catch (e) {
+          failures[method] = e instanceof Error ? e.message : String(e);
+          ctx.log(`${method}: failed: ${failures[method]}`);
+        }
+        if (!ctx.keep) removeDb(db);
       }
-      if (!ctx.keep) removeDb(db);
     }
+    const outcomes = Object.fromEntries(METHODS.map((method): [Method, Outcome] => {
+      const error = failures[method];
+      if (error) return [method, {ok: false, error}];
+      const sorted = [...runs[method]].sort((a, b) => a.seconds - b.seconds);
+      const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+      return [method, {ok: true, ...median, peakRss: Math.max(...sorted.map((m) => m.peakRss)), runs: sorted.map((m) => m.seconds)}];
+    })) as Record<Method, Outcome>;
     if (!ctx.keep) rmSync(file, {force: true});
     results.push({n, bytes, outcomes});
   }
-  return section(results, duckdbVersion);
+  return section(results, duckdbVersion, ctx.repeat);
 }
 
-function section(results: readonly SizeResult[], duckdbVersion: string): string {
+function section(results: readonly SizeResult[], duckdbVersion: string, repeat: number): string {
   const fmtN = (n: number) => n.toLocaleString("en-US");
   const rows = results.flatMap(({n, bytes, outcomes}) =>
     METHODS.map((method) => {
       const o = outcomes[method];
       const cells = o.ok
-        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss)]
+        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss)]
         : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", ""];
       return `| ${fmtN(n)} | ${mb(bytes)} | ${LABELS[method]} | ${cells.join(" | ")} |`;
     }),
@@ -129,9 +141,10 @@ ${new Date().toISOString().slice(0, 10)} · ${machine(duckdbVersion ? [`DuckDB $
 Input: N synthetic episodes in the public SOTOPIA dump shape
 (\`sotopiaEpisodes\` in \`scripts/samples/sotopia.ts\`, \`realistic\` style:
 about ${(avg / 1000).toFixed(1)} KB a line, like the real dump), one file per N. Each method runs
-once, in a fresh child process, on the same file, into a fresh DuckDB file
-where it writes one; time covers opening, the work and closing. Peak RSS is
-the child's \`process.resourceUsage().maxRSS\`.
+${repeat} time(s), taking turns with the others, each run in a fresh child process, on the same
+file, into a fresh DuckDB file where it writes one; time covers opening, the work and closing.
+The table shows the median run (all runs in brackets); peak RSS is the largest
+of the runs' \`process.resourceUsage().maxRSS\`.
 
 | N | file | method | episodes read | time | episodes/s | MB/s | peak RSS |
 | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |

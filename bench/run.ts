@@ -2,7 +2,7 @@
 // BENCHMARKS.md (between <!-- bench:NAME --> and <!-- /bench:NAME -->),
 // keeping the other sections. Benchmarks measure; tests check.
 //
-//   tsx bench/run.ts [NAME…] [--sizes 2000,10000] [--keep] [--out BENCHMARKS.md]
+//   tsx bench/run.ts [NAME…] [--sizes 2000,10000] [--repeat 3] [--keep] [--out BENCHMARKS.md]
 //
 // NAME is one of the benchmarks below (all of them by default). BENCH_SIZES
 // sets --sizes from the environment. Each benchmark is a module exporting
@@ -23,6 +23,8 @@ export interface BenchContext {
   sizes: number[];
   /** Keep the large generated files under `dir` instead of deleting them. */
   keep: boolean;
+  /** Runs per measurement; a benchmark reports the median, so one slow run on a busy machine does not decide. */
+  repeat: number;
   /** Scratch folder for generated inputs and databases (gitignored). */
   dir: string;
   log(message: string): void;
@@ -106,6 +108,12 @@ Written by \`npm run bench\` (\`bench/run.ts\`). Each section between
 anything outside the markers is kept.
 `;
 
+function parseRepeat(text: string | undefined): number {
+  const n = text === undefined ? 3 : Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--repeat / BENCH_REPEAT must be a whole number ≥ 1, not ${JSON.stringify(text)}`);
+  return n;
+}
+
 function parseSizes(text: string | undefined): number[] {
   if (!text) return [];
   const sizes = text.split(",").map((s) => s.trim()).filter(Boolean).map((s) => Number(s.replace(/_/g, "")));
@@ -116,13 +124,14 @@ function parseSizes(text: string | undefined): number[] {
 async function main(): Promise<void> {
   const {values, positionals} = parseArgs({
     allowPositionals: true,
-    options: {sizes: {type: "string"}, keep: {type: "boolean", default: false}, out: {type: "string"}, dir: {type: "string"}},
+    options: {sizes: {type: "string"}, keep: {type: "boolean", default: false}, out: {type: "string"}, dir: {type: "string"}, repeat: {type: "string"}},
   });
   const names = positionals.length ? positionals : Object.keys(BENCHES);
   for (const n of names) if (!BENCHES[n]) throw new Error(`unknown benchmark ${JSON.stringify(n)} (known: ${Object.keys(BENCHES).join(", ")})`);
   const context: BenchContext = {
     sizes: parseSizes(values.sizes ?? process.env.BENCH_SIZES),
     keep: values.keep ?? false,
+    repeat: parseRepeat(values.repeat ?? process.env.BENCH_REPEAT),
     dir: resolve(values.dir ?? join(REPO, ".bench")),
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
   };
