@@ -62,7 +62,7 @@ const sotopia: Report = {
     return {
       title: "SOTOPIA-EVAL model aggregates (mean over all episodes a model played, any partner, either seat)",
       notes: [
-        `rater: ${rater}${options.rater ? "" : " (the LLM rater with the most scores; choose with --rater)"}`,
+        `rater: ${rater}${rater === "humans" ? " (per instance, the mean over its human annotators)" : ""}${options.rater ? "" : " (the LLM rater with the most scores; choose with --rater, or --rater humans)"}`,
         "overall: mean of the seven dimensions per instance, over instances scored on all seven",
         "sd: sample standard deviation (n − 1); best: the highest mean, marked * when Student's t-test against the second best gives p < 0.05",
         ...(hard ? [hard.note] : []),

@@ -8,7 +8,9 @@
  * src/lib/sotopia.ts overallScore).
  *
  * An instance is (episode, agent, rater); a rater's repeated runs or responses
- * on one instance are averaged first, so each instance counts once. A task is
+ * on one instance are averaged first, so each instance counts once. The
+ * pseudo-rater `humans` (rater_kind `human_mean`) scores each instance with the
+ * mean over its human annotators, as SOTOPIA's human score does. A task is
  * a scenario with its character pair (SOTOPIA §7); the partner is the other
  * seat's model.
  */
@@ -34,15 +36,24 @@ scored AS (
   WHERE r.dimension IN (SELECT dimension FROM sotopia_dims)
   GROUP BY ALL
 ),
+human_mean AS (
+  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value, model, partner, task_id
+  FROM scored
+  WHERE rater_kind = 'human'
+  GROUP BY ALL
+),
+per_rater AS (
+  SELECT * FROM scored UNION ALL BY NAME SELECT * FROM human_mean
+),
 overall AS (
   SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value, model, partner, task_id
-  FROM scored
+  FROM per_rater
   GROUP BY ALL
   HAVING count(*) = (SELECT count(*) FROM sotopia_dims)
 )
 SELECT rater, rater_kind, task_id, model, partner, dimension,
        count(*)::INTEGER AS n, sum(value)::DOUBLE AS sum, sum(value * value)::DOUBLE AS sum_sq
-FROM (SELECT * FROM scored UNION ALL BY NAME SELECT * FROM overall)
+FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall)
 GROUP BY ALL
 ORDER BY rater, task_id, model, partner, dimension
 `;

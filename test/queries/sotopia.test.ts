@@ -65,3 +65,39 @@ describeWithFixtures("WORDS_PER_TURN_SQL on the 20 real episodes", () => {
     expect(got.every((g) => wordsPerTurn(g) > 20)).toBe(true);
   });
 });
+
+describeWithFixtures("the `humans` pseudo-rater on the real annotation study", () => {
+  it("scores each instance with the mean over its annotators (a rater's repeated responses averaged first)", async () => {
+    const store = await tempStore();
+    const {readdirSync} = await import("node:fs");
+    const {join} = await import("node:path");
+    const humanEval = fixture("sotopia-lab__sotopia-pi/human_eval");
+    const otree = join(humanEval, "otree_project/sotopia_official_study");
+    await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
+    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    const stats = await rows<SotopiaStatRow>(store.conn, SOTOPIA_STATS_SQL);
+    const raw = await rows<{episode_id: string; agent: number; model: string; dimension: string; rater: string; value: number}>(store.conn,
+      "SELECT r.episode_id, r.agent, p.model, r.dimension, r.rater, r.value FROM ratings r JOIN participants p USING (episode_id, agent)");
+    // Independent path: average per (instance, rater), then over raters, then over a model's instances.
+    const perRater = new Map<string, {model: string; dimension: string; instance: string; values: number[]}>();
+    for (const r of raw) {
+      const key = `${r.episode_id}/${r.agent}/${r.dimension}/${r.rater}`;
+      const e = perRater.get(key) ?? {model: r.model, dimension: r.dimension, instance: `${r.episode_id}/${r.agent}/${r.dimension}`, values: []};
+      e.values.push(r.value);
+      perRater.set(key, e);
+    }
+    const perInstance = new Map<string, {model: string; dimension: string; values: number[]}>();
+    for (const e of perRater.values()) {
+      const i = perInstance.get(e.instance) ?? {model: e.model, dimension: e.dimension, values: []};
+      i.values.push(mean(e.values));
+      perInstance.set(e.instance, i);
+    }
+    const got = modelAggregates(stats, {rater: "humans"}).filter((a) => a.dimension !== "overall");
+    for (const a of got) {
+      const values = [...perInstance.values()].filter((i) => i.model === a.model && i.dimension === a.dimension).map((i) => mean(i.values));
+      expect(a.n, `${a.model} ${a.dimension}`).toBe(values.length);
+      expect(a.mean).toBeCloseTo(mean(values), 12);
+    }
+    expect(got.length).toBe(7 * new Set(raw.map((r) => r.model)).size);
+  });
+});
