@@ -26,7 +26,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer import-samples           Import the bundled synthetic sample logs
   sociometer status                   What the store holds
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
-      [--against NAME|humans] [--bins K] [--basis dimension|annotators]
+      [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
       [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       db: {type: "string"},
       format: {type: "string"},
-      rater: {type: "string"},
+      rater: {type: "string", multiple: true},
       against: {type: "string"},
       bins: {type: "string"},
       basis: {type: "string"},
@@ -147,7 +147,7 @@ export async function main(argv: string[]): Promise<number> {
       if (hardRule !== undefined && hardRule !== "max" && hardRule !== "pooled") throw new Error("--hard-rule must be max or pooled");
       const table = await withStore(dbPath, true, (s) =>
         report.run(s, {
-          rater: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
+          rater: values.rater?.[0], raters: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
           hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"],
         }));
       process.stdout.write(render(table, outputFormat));

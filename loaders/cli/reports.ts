@@ -10,6 +10,8 @@ import type {ResultTable} from "./output.js";
 
 export interface ReportOptions {
   rater?: string;
+  /** agreement: several raters, each compared with --against, side by side. */
+  raters?: string[];
   models?: string[];
   /** agreement: the rater compared with --rater ("humans" for the mean of human annotators). */
   against?: string;
@@ -101,39 +103,41 @@ const choice = (name: string): RaterChoice => (name === HUMANS ? HUMANS : {rater
 
 const agreement: Report = {
   name: "agreement",
-  description: "how far one rater agrees with another (default: the LLM judge vs the mean of human annotators), per dimension",
+  description: "how far raters agree with another (default: the LLM judge vs the mean of human annotators), per dimension; --rater may repeat",
   async run(store, options) {
     const scores = await rows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
     if (!scores.length) throw new Error("no episode in the store is scored by two or more raters");
-    const raters = [...new Set(scores.map((s) => s.rater))];
-    const judge = options.rater ?? raters.find((r) => scores.some((s) => s.rater === r && s.rater_kind === "llm"));
-    if (!judge) throw new Error("no LLM rater scores an episode that others scored too; name one with --rater");
+    const present = [...new Set(scores.map((s) => s.rater))];
+    const firstLlm = present.find((r) => scores.some((s) => s.rater === r && s.rater_kind === "llm"));
+    const judges = options.raters?.length ? options.raters : firstLlm ? [firstLlm] : [];
+    if (!judges.length) throw new Error("no LLM rater scores an episode that others scored too; name one with --rater");
     const against = options.against ?? HUMANS;
-    for (const r of [judge, against]) {
-      if (r !== HUMANS && !raters.includes(r)) throw new Error(`no rater ${JSON.stringify(r)} on multiply-rated episodes; raters: ${raters.join(", ")}, or humans`);
+    for (const r of [...judges, against]) {
+      if (r !== HUMANS && !present.includes(r)) throw new Error(`no rater ${JSON.stringify(r)} on multiply-rated episodes; raters: ${present.join(", ")}, or humans`);
     }
     const bins = options.bins ?? 5;
     const basis = options.basis ?? "dimension";
-    const instances = pairInstances(scores, choice(judge), choice(against));
-    const table = agreementTable(instances, SOTOPIA_DIMENSIONS.map((d) => d.key), {bins, basis});
-    return {
-      title: `Agreement of ${raterLabel(choice(judge))} with ${raterLabel(choice(against))}, per dimension and by who played the rated agent`,
-      notes: [
-        `A = ${judge}; B = ${raterLabel(choice(against))}; an instance is one (episode, agent) on one dimension, a rater's repeated responses averaged`,
-        "r: Pearson, p two-sided from Student's t with n − 2 df, 95% CI by Fisher z; rho: Spearman (average ranks); n/a where a side has no variance",
-        `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the dimension" : "of the instance's own annotators"})`,
-        `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; humans only, and with A as one more rater`,
-      ],
-      columns: ["dimension", "played_by", "n", "r", "p", "ci_low", "ci_high", "rho", "rho_p", "bias", "within_1sd",
-        "inside", "above", "below", "kappa_humans", "po_humans", "kappa_with_a", "po_with_a"],
-      rows: table.map((t) => ({
-        dimension: t.dimension, played_by: t.played_by, n: t.n,
+    const rowsOut = judges.flatMap((judge) =>
+      agreementTable(pairInstances(scores, choice(judge), choice(against)), SOTOPIA_DIMENSIONS.map((d) => d.key), {bins, basis}).map((t) => ({
+        a: judge, dimension: t.dimension, played_by: t.played_by, n: t.n,
         r: t.pearson.r, p: t.pearson.p, ci_low: t.pearson.ci[0], ci_high: t.pearson.ci[1],
         rho: t.spearman.r, rho_p: t.spearman.p, bias: t.bias, within_1sd: t.withinOneSd,
         inside: t.ranges.inside, above: t.ranges.above, below: t.ranges.below,
         kappa_humans: t.kappaHumans.kappa, po_humans: t.kappaHumans.pairwiseAgreement,
         kappa_with_a: t.kappaWithJudge.kappa, po_with_a: t.kappaWithJudge.pairwiseAgreement,
-      })),
+      })));
+    return {
+      title: `Agreement of ${judges.join(", ")} with ${raterLabel(choice(against))}, per dimension and by who played the rated agent`,
+      notes: [
+        `A = ${judges.join(", ")}; B = ${raterLabel(choice(against))}; an instance is one (episode, agent) on one dimension, a rater's repeated responses averaged`,
+        "r: Pearson, p two-sided from Student's t with n − 2 df, 95% CI by Fisher z; rho: Spearman (average ranks); n/a where a side has no variance",
+        `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the dimension" : "of the instance's own annotators"})`,
+        "inside / above / below: A's score against the perceived range [min, max] of the human scores (instances with ≥ 2 annotators)",
+        `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; humans only, and with A as one more rater`,
+      ],
+      columns: ["a", "dimension", "played_by", "n", "r", "p", "ci_low", "ci_high", "rho", "rho_p", "bias", "within_1sd",
+        "inside", "above", "below", "kappa_humans", "po_humans", "kappa_with_a", "po_with_a"],
+      rows: rowsOut,
     };
   },
 };

@@ -8,6 +8,8 @@ import {promisify} from "node:util";
 import {REPO, describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {tempDir, writeFile} from "../helpers/store.js";
+import {pearson} from "../../src/lib/inference.js";
+import {mean} from "../../src/lib/stats.js";
 
 const run = promisify(execFile);
 
@@ -84,4 +86,35 @@ describeWithFixtures("sociometer CLI on real data", () => {
     expect((await cli(["export", "episodes", "--out", parquet, "--db", db])).code).toBe(0);
     expect(existsSync(parquet)).toBe(true);
   }, 60_000);
+});
+
+describe("sociometer report agreement", () => {
+  it("pairs the judge with the mean of human annotators and reports Pearson r, side by side for several raters", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    // Ten episodes: the judge's goal score for seat 1 and two annotators' scores.
+    const judge = [8, 9, 9, 3, 5, 7, 0, 10, 4, 6];
+    const h1 = [7, 6, 9, 4, 4, 8, 2, 9, 5, 5];
+    const h2 = [9, 5, 8, 2, 6, 6, 3, 10, 3, 7];
+    const episodes = judge.map((g, i) => dumpRecord(`ep-${i}`, {
+      raw_rewards: [[0, {...(dumpRecord("x").raw_rewards as [number, Record<string, number>][])[0][1], goal: g}], (dumpRecord("x").raw_rewards as unknown[])[1]],
+    }));
+    const csv = "episode_id,agent,dimension,rater,value\n" +
+      judge.flatMap((_, i) => [`ep-${i},1,goal,h1,${h1[i]}`, `ep-${i},1,goal,h2,${h2[i]}`]).join("\n") + "\n";
+    expect((await cli(["import", "sotopia", writeFile(dir, "e.jsonl", jsonl(episodes)), "--db", db])).code).toBe(0);
+    expect((await cli(["import", "sotopia-ratings", writeFile(dir, "h.csv", csv), "--db", db])).code).toBe(0);
+
+    const out = await cli(["report", "agreement", "--rater", "judge-x", "--rater", "h1", "--format", "json", "--db", db]);
+    expect(out.code).toBe(0);
+    const rows = JSON.parse(out.stdout).rows as {a: string; dimension: string; played_by: string; n: number; r: number; bias: number; inside: number; above: number; below: number}[];
+    const goal = (a: string) => rows.find((r) => r.a === a && r.dimension === "goal" && r.played_by === "all")!;
+    const humanMean = h1.map((v, i) => (v + h2[i]) / 2);
+    expect(goal("judge-x").n).toBe(10);
+    expect(goal("judge-x").r).toBeCloseTo(pearson(judge, humanMean).r, 12);
+    expect(goal("judge-x").bias).toBeCloseTo(mean(judge) - mean(humanMean), 12);
+    // Perceived ranges by hand: episode 1 (judge 9, annotators 6 and 5) is above, episode 6 (0 against 2 and 3) below, the other 8 inside.
+    expect([goal("judge-x").inside, goal("judge-x").above, goal("judge-x").below]).toEqual([0.8, 0.1, 0.1]);
+    // An annotator compared with "humans" is left out of the human score: h1 against h2 alone.
+    expect(goal("h1").r).toBeCloseTo(pearson(h1, h2).r, 12);
+  });
 });
