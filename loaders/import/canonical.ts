@@ -3,10 +3,10 @@
 
 import {ALL_DIMENSIONS, scoreProblem} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
-import {readLines} from "./files.js";
+import {readJsonl} from "./files.js";
 import type {EpisodeRecord, RaterKind, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
-import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, parseJson, type JsonObject} from "./validate.js";
+import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, type JsonObject} from "./validate.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
 const ACTION_TYPES = ["speak", "non-verbal", "action", "none", "leave", "environment", "other"];
@@ -82,21 +82,8 @@ export function episodeFromCanonical(r: JsonObject): EpisodeRecord {
   };
 }
 
-async function* readCanonical(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
-  for (const {number, text, bytesRead} of readLines(path)) {
-    ctx.onProgress(bytesRead);
-    if (text instanceof RecordProblem) {
-      yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
-      continue;
-    }
-    if (!text.trim()) continue;
-    try {
-      yield {kind: "episode", line: number, episode: episodeFromCanonical(asObject(parseJson(text), "(record)"))};
-    } catch (e) {
-      if (!(e instanceof RecordProblem)) throw e;
-      yield {kind: "reject", line: number, field: e.field, problem: e.problem, raw: text};
-    }
-  }
+function readCanonical(path: string, ctx: ReadContext): Iterable<ReadItem> {
+  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
 }
 
 export const canonicalFormat: ImportFormat = {

@@ -4,6 +4,8 @@ import {createHash} from "node:crypto";
 import {closeSync, createReadStream, openSync, readSync, statSync} from "node:fs";
 import {Worker} from "node:worker_threads";
 import {RecordProblem} from "./errors.js";
+import type {ReadItem} from "./records.js";
+import {parseJson, type Json} from "./validate.js";
 
 // Runs in a worker thread, so the fingerprint is computed on another core while the import parses.
 const HASH_WORKER = `
@@ -108,4 +110,26 @@ const stripCr = (b: Buffer): Buffer => (b.length && b[b.length - 1] === 13 ? b.s
 /** A whole (small) file as strict UTF-8 text. */
 export function decodeWhole(bytes: Uint8Array): string | RecordProblem {
   return decode(bytes);
+}
+
+/**
+ * Reads a JSONL file record by record: undecodable lines, invalid JSON and any
+ * RecordProblem that `toItem` throws become rejects naming the line; blank
+ * lines are skipped.
+ */
+export function* readJsonl(path: string, onProgress: (bytesRead: number) => void, toItem: (doc: Json, line: number) => ReadItem): Generator<ReadItem> {
+  for (const {number, text, bytesRead} of readLines(path)) {
+    onProgress(bytesRead);
+    if (text instanceof RecordProblem) {
+      yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
+      continue;
+    }
+    if (!text.trim()) continue;
+    try {
+      yield toItem(parseJson(text), number);
+    } catch (e) {
+      if (!(e instanceof RecordProblem)) throw e;
+      yield {kind: "reject", line: number, field: e.field, problem: e.problem, raw: text};
+    }
+  }
 }

@@ -20,7 +20,7 @@ export interface ImportFormat {
   description: string;
   /** The format scores episodes already in the store, so the import preloads their seats. */
   scoresStoredEpisodes?: boolean;
-  read(path: string, ctx: ReadContext): AsyncIterable<ReadItem>;
+  read(path: string, ctx: ReadContext): AsyncIterable<ReadItem> | Iterable<ReadItem>;
 }
 
 export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat];

@@ -5,7 +5,7 @@
 import {readFileSync} from "node:fs";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
-import {decodeWhole, readLines} from "./files.js";
+import {decodeWhole, readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord, type MessageRecord, type ReadItem, type RatingRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 import {parseAction, parseContext, parseReasoning, parseRenderedConversation} from "./sotopia-text.js";
@@ -65,6 +65,18 @@ function ratingsOf(
   });
   // A judge that failed for one seat failed for the episode: keep no partial scores.
   return failed ? {ratings: [], failed} : {ratings, failed};
+}
+
+/** Reads the judge's scores from `record[field]` into the episode, noting a failed judge or an unscored episode in `settings`. */
+function scoreEpisode(episode: EpisodeRecord, record: JsonObject, field: string, judge: string, settings: Record<string, unknown>): void {
+  const rewards = record[field] === undefined || record[field] === null ? [] : asArray(record[field], field);
+  if (!rewards.length) {
+    settings.unscored = true;
+    return;
+  }
+  const {ratings, failed} = ratingsOf(episode, rewards, field, judge, optionalString(record.reasoning, "reasoning"));
+  episode.ratings = ratings;
+  if (failed) settings.judge_failed = true;
 }
 
 /** Seat order: who the environment addressed first, else the given fallback names. */
@@ -134,17 +146,8 @@ export function episodeFromDump(record: JsonObject): EpisodeRecord {
   episode.tag = optionalString(record.experiment_tag, "experiment_tag");
   episode.synthetic = record.synthetic === true;
   episode.messages = messagesOf(rawMessages, names, "raw_messages");
-  const rewardsField = record.raw_rewards !== undefined ? "raw_rewards" : "rewards";
-  const rewards = record[rewardsField] === undefined ? [] : asArray(record[rewardsField], rewardsField);
-  const reasoning = optionalString(record.reasoning, "reasoning");
   const settings: Record<string, unknown> = {judge};
-  if (rewards.length) {
-    const {ratings, failed} = ratingsOf(episode, rewards, rewardsField, judge, reasoning);
-    episode.ratings = ratings;
-    if (failed) settings.judge_failed = true;
-  } else {
-    settings.unscored = true;
-  }
+  scoreEpisode(episode, record, record.raw_rewards !== undefined ? "raw_rewards" : "rewards", judge, settings);
   episode.settings = settings;
   return episode;
 }
@@ -197,64 +200,43 @@ export function episodeFromEpisodeLog(record: JsonObject): EpisodeRecord {
     }));
     settings.transcript_from = "rewards_prompt";
   }
-  const rewards = record.rewards === undefined || record.rewards === null ? [] : asArray(record.rewards, "rewards");
-  if (rewards.length) {
-    const {ratings, failed} = ratingsOf(episode, rewards, "rewards", judge, optionalString(record.reasoning, "reasoning"));
-    episode.ratings = ratings;
-    if (failed) settings.judge_failed = true;
-  } else {
-    settings.unscored = true;
-  }
+  scoreEpisode(episode, record, "rewards", judge, settings);
   episode.settings = settings;
   return episode;
 }
 
-function* itemsOf(doc: Json, line: number, raw: string, fromLog: boolean): Generator<ReadItem> {
-  try {
-    const record = asObject(doc, "(record)");
-    const episode = fromLog || "pk" in record ? episodeFromEpisodeLog(record) : episodeFromDump(record);
-    yield {kind: "episode", line, episode};
-  } catch (e) {
-    if (!(e instanceof RecordProblem)) throw e;
-    yield {kind: "reject", line, field: e.field, problem: e.problem, raw};
-  }
-}
+const episodeItem = (doc: Json, line: number, fromLog: boolean): ReadItem => {
+  const record = asObject(doc, "(record)");
+  return {kind: "episode", line, episode: fromLog || "pk" in record ? episodeFromEpisodeLog(record) : episodeFromDump(record)};
+};
 
-async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
-  if (path.endsWith(".json")) {
-    // One EpisodeLog (or an array of them) per file.
-    const bytes = readFileSync(path);
-    const text = decodeWhole(bytes);
-    if (text instanceof RecordProblem) {
-      yield {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
-      return;
-    }
-    let doc: Json;
-    try {
-      doc = parseJson(text);
-    } catch (e) {
-      yield {kind: "reject", line: 1, field: null, problem: (e as RecordProblem).problem, raw: text.slice(0, 2000)};
-      return;
-    }
-    for (const record of Array.isArray(doc) ? doc : [doc]) yield* itemsOf(record, 1, "", true);
+function* readSotopia(path: string, ctx: ReadContext): Generator<ReadItem> {
+  if (!path.endsWith(".json")) {
+    yield* readJsonl(path, ctx.onProgress, (doc, line) => episodeItem(doc, line, false));
     return;
   }
-  for (const {number, text, bytesRead} of readLines(path)) {
-    ctx.onProgress(bytesRead);
-    if (text instanceof RecordProblem) {
-      yield {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
-      continue;
-    }
-    if (!text.trim()) continue;
-    let doc: Json;
+  // One EpisodeLog (or an array of them) per file; each record is accepted or rejected on its own.
+  const attempt = (make: () => ReadItem, raw: string): ReadItem => {
     try {
-      doc = parseJson(text);
+      return make();
     } catch (e) {
-      yield {kind: "reject", line: number, field: null, problem: (e as RecordProblem).problem, raw: text};
-      continue;
+      if (!(e instanceof RecordProblem)) throw e;
+      return {kind: "reject", line: 1, field: e.field, problem: e.problem, raw: raw.slice(0, 2000)};
     }
-    yield* itemsOf(doc, number, text, false);
+  };
+  const text = decodeWhole(readFileSync(path));
+  if (text instanceof RecordProblem) {
+    yield {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
+    return;
   }
+  let doc: Json;
+  try {
+    doc = parseJson(text);
+  } catch (e) {
+    yield {kind: "reject", line: 1, field: null, problem: (e as RecordProblem).problem, raw: text.slice(0, 2000)};
+    return;
+  }
+  for (const record of Array.isArray(doc) ? doc : [doc]) yield attempt(() => episodeItem(record, 1, true), JSON.stringify(record));
 }
 
 export const sotopiaFormat: ImportFormat = {

@@ -99,3 +99,15 @@ describeWithFixtures("sotopia format on real data", () => {
     ]);
   });
 });
+
+describe("sotopia format: a JSON file holding several EpisodeLogs", () => {
+  it("accepts or rejects each record on its own under --skip-invalid", async () => {
+    const store = await tempStore();
+    const d = dumpRecord("x");
+    const log = (pk: string, models: unknown) => ({pk, models, messages: d.raw_messages, rewards: d.raw_rewards});
+    const file = writeFile(store.dir, "many.json", JSON.stringify([log("a", ["j", "m1", "m2"]), log("b", ["j"]), log("c", ["j", "m1", "m2"])]));
+    const summary = await importFiles(store, "sotopia", [file], {skipInvalid: true, rejectsPath: `${store.dir}/r.jsonl`});
+    expect(summary).toMatchObject({episodes: 2, rejected: 1});
+    expect(await rows(store.conn, "SELECT episode_id FROM episodes ORDER BY 1")).toEqual([{episode_id: "a"}, {episode_id: "c"}]);
+  });
+});
