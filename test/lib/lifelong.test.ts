@@ -1,0 +1,105 @@
+import {describe, expect, it} from "vitest";
+import {roundingVerdict} from "../../src/lib/audit.js";
+import {confusion, curvePoint, meanSd, penalisedBel, tQuantile, validation} from "../../src/lib/lifelong.js";
+import {moments} from "../../src/lib/stats.js";
+
+describe("penalisedBel (Eq. 1)", () => {
+  it("takes 5 points per failed checkpoint and never goes below 0", () => {
+    expect(penalisedBel(9, 0)).toBe(9);
+    expect(penalisedBel(9, 1)).toBe(4);
+    expect(penalisedBel(8, 2)).toBe(0);
+    expect(penalisedBel(10, 8)).toBe(0);
+    expect(() => penalisedBel(9, 1.5)).toThrow("count");
+  });
+});
+
+describe("curvePoint", () => {
+  it("gives mean ± sd, or mean ± t·sd/√n for a 95% interval (hand-worked)", () => {
+    // 6, 8, 10: mean 8, sample sd 2, population sd √(8/3); t(0.975, 2) = 4.302652729749462 (SciPy t.ppf).
+    const m = moments([6, 8, 10]);
+    expect(curvePoint(m, "sd")).toEqual({n: 3, mean: 8, low: 6, high: 10});
+    expect(curvePoint(m, "sd", "population").high).toBeCloseTo(8 + Math.sqrt(8 / 3), 12);
+    const ci = curvePoint(m, "ci95");
+    expect(ci.high - 8).toBeCloseTo((4.302652729749462 * 2) / Math.sqrt(3), 9);
+    expect(curvePoint(moments([7]), "ci95").low).toBeNaN();
+  });
+
+  it("finds t quantiles like SciPy's t.ppf", () => {
+    expect(tQuantile(0.975, 10)).toBeCloseTo(2.228138851986274, 9);
+    expect(tQuantile(0.975, 1000)).toBeCloseTo(1.9623390808264083, 9);
+  });
+});
+
+describe("confusion and validation", () => {
+  it("counts with failing as the positive class by default, or passing", () => {
+    const pairs = [
+      {llm: 0, human: 0}, {llm: 0, human: 0}, // both say fail
+      {llm: 0, human: 1}, // LLM says fail, human pass
+      {llm: 1, human: 0}, // LLM pass, human fail
+      {llm: 1, human: 1}, {llm: 1, human: 1}, {llm: 1, human: 1},
+    ];
+    expect(confusion(pairs)).toEqual({tp: 2, fp: 1, tn: 3, fn: 1});
+    expect(confusion(pairs, "pass")).toEqual({tp: 3, fp: 1, tn: 2, fn: 1});
+    const v = validation(confusion(pairs));
+    expect([v.precision, v.recall]).toEqual([2 / 3, 2 / 3]);
+    expect(v.f1).toBeCloseTo(2 / 3, 14);
+  });
+
+  it("says n/a (NaN) rather than 0 where a ratio is undefined", () => {
+    const v = validation({tp: 0, fp: 0, tn: 5, fn: 0});
+    expect([v.precision, v.recall, v.f1]).toEqual([NaN, NaN, NaN]);
+    expect(validation({tp: 0, fp: 2, tn: 1, fn: 3}).f1).toBeNaN();
+  });
+});
+
+// LIFELONG-SOTOPIA Table 1: confusion counts and the precision, recall and F1 the paper prints.
+const TABLE_1 = [
+  {checkpoint: "Repetition of Sentences", tp: 48, fp: 2, tn: 42, fn: 8, reported: ["0.96", "0.85", "0.90"]},
+  {checkpoint: "Consistency with Character Traits", tp: 43, fp: 7, tn: 44, fn: 6, reported: ["0.86", "0.87", "0.86"]},
+  {checkpoint: "Consistency with Environment Goals", tp: 48, fp: 2, tn: 37, fn: 13, reported: ["0.96", "0.78", "0.86"]},
+  {checkpoint: "Agent Leaves Promptly After Goal Resolution", tp: 36, fp: 14, tn: 42, fn: 8, reported: ["0.72", "0.81", "0.76"]},
+  {checkpoint: "Repetition of Exact Goal", tp: 33, fp: 17, tn: 48, fn: 2, reported: ["0.66", "0.94", "0.77"]},
+  {checkpoint: "Stalling in a Conversation", tp: 39, fp: 11, tn: 45, fn: 5, reported: ["0.78", "0.88", "0.82"]},
+  {checkpoint: "Character Responses", tp: 49, fp: 1, tn: 37, fn: 13, reported: ["0.98", "0.79", "0.87"]},
+  {checkpoint: "Episode Beginning", tp: 47, fp: 3, tn: 33, fn: 17, reported: ["0.94", "0.78", "0.85"]},
+];
+
+describe("LIFELONG-SOTOPIA Table 1 from its confusion counts", () => {
+  const verdicts = TABLE_1.map((row) => {
+    const v = validation(row);
+    return [row.checkpoint, ...[v.precision, v.recall, v.f1].map((x, i) => roundingVerdict(x, row.reported[i]!))];
+  });
+
+  it("reproduces Repetition of Sentences: precision 0.96, recall 0.857, F1 0.906", () => {
+    const v = validation(TABLE_1[0]!);
+    expect(v.precision).toBeCloseTo(0.96, 12);
+    expect(v.recall).toBeCloseTo(0.857, 3);
+    expect(v.f1).toBeCloseTo(0.906, 3);
+  });
+
+  it("finds the printed recall and F1 truncated, not rounded, in most rows, and one row its counts do not reproduce", () => {
+    // Every precision is exact. Recall and F1 are mostly truncated to two digits (0.857 printed 0.85,
+    // 0.8776 printed 0.87, …); where rounding and truncation agree the verdict says so. Episode
+    // Beginning's counts give recall 47/64 = 0.734 and F1 0.825, not the printed 0.78 and 0.85: the
+    // printed pair fits FN = 13 (47/60 = 0.783, F1 0.854), so one count in that row is likely misprinted.
+    expect(verdicts).toEqual([
+      ["Repetition of Sentences", "exact", "truncated", "truncated"],
+      ["Consistency with Character Traits", "exact", "truncated", "truncated"],
+      ["Consistency with Environment Goals", "exact", "truncated", "rounded-or-truncated"],
+      ["Agent Leaves Promptly After Goal Resolution", "exact", "truncated", "truncated"],
+      ["Repetition of Exact Goal", "exact", "rounded-or-truncated", "truncated"],
+      ["Stalling in a Conversation", "exact", "truncated", "truncated"],
+      ["Character Responses", "exact", "rounded-or-truncated", "truncated"],
+      ["Episode Beginning", "exact", "mismatch", "mismatch"],
+    ]);
+    const fixed = validation({...TABLE_1[7]!, tn: 37, fn: 13});
+    expect([roundingVerdict(fixed.recall, "0.78"), roundingVerdict(fixed.f1, "0.85")]).toEqual(["rounded-or-truncated", "rounded-or-truncated"]);
+  });
+});
+
+describe("meanSd", () => {
+  it("says which sd it used", () => {
+    expect(meanSd(moments([8, 10]))).toEqual({n: 2, mean: 9, sd: Math.SQRT2, variance: "sample"});
+    expect(meanSd(moments([8, 10]), "population").sd).toBe(1);
+  });
+});
