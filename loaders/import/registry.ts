@@ -2,6 +2,8 @@
 
 import type {ReadItem} from "./records.js";
 import {canonicalFormat} from "./canonical.js";
+import {lifelongFormat} from "./lifelong.js";
+import {sonzaiLifelongFormat} from "./sonzai-lifelong.js";
 import {sotopiaFormat} from "./sotopia.js";
 import {sotopiaRatingsFormat} from "./sotopia-ratings.js";
 
@@ -23,7 +25,7 @@ export interface ImportFormat {
   read(path: string, ctx: ReadContext): AsyncIterable<ReadItem> | Iterable<ReadItem>;
 }
 
-export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat];
+export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat, lifelongFormat, sonzaiLifelongFormat];
 
 export function getFormat(name: string): ImportFormat {
   const format = FORMATS.find((f) => f.name === name);

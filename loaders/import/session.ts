@@ -84,6 +84,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   const summaries: FileSummary[] = [];
   const rejects: Reject[] = [];
   let ratingsItems = 0;
+  let chained = false;
 
   await conn.run("BEGIN TRANSACTION");
   let writer: StoreWriter | null = null;
@@ -161,6 +162,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
             }
             added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${basename(plan.path)}:${item.line}`});
             writer.episode(e, sourceId);
+            chained ||= e.chain_id !== null;
             summary.episodes++;
             summary.ratings += e.ratings.length;
             if (e.settings?.judge_failed) summary.judgeFailed++;
@@ -204,6 +206,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     progress.finish();
 
     if (ratingsItems > 0) await checkRatingConflicts(store);
+    if (chained) await checkChainPositions(store);
     if (planned.some((p) => p.status === "replaced")) await checkOrphans(store);
     await conn.run("COMMIT");
   } catch (e) {
@@ -255,6 +258,25 @@ async function checkRatingConflicts(store: Store): Promise<void> {
     const d = dup[0];
     throw new ImportError(d.paths[d.paths.length - 1], null, "rater",
       `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id} more than once (also in ${d.paths.join(", ")})`);
+  }
+}
+
+/** One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey). */
+async function checkChainPositions(store: Store): Promise<void> {
+  const dup = await rows<{chain_id: string; chain_index: number; episodes: string[]; paths: string[]}>(
+    store.conn,
+    `WITH chains AS (
+       SELECT e.episode_id, e.chain_id, e.chain_index, coalesce(e.settings->>'memory_mode', '') AS memory,
+              (SELECT string_agg(p.model, ' / ' ORDER BY p.agent) FROM participants p WHERE p.episode_id = e.episode_id) AS models, s.path
+       FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IS NOT NULL
+     )
+     SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(DISTINCT path) AS paths
+     FROM chains GROUP BY chain_id, chain_index, memory, models HAVING count(*) > 1 LIMIT 1`,
+  );
+  if (dup.length) {
+    const d = dup[0];
+    throw new ImportError(d.paths[d.paths.length - 1], null, "chain_index",
+      `chain ${d.chain_id} has more than one episode at index ${d.chain_index} (${d.episodes.join(", ")}; files: ${d.paths.join(", ")})`);
   }
 }
 

@@ -33,6 +33,11 @@ export function optionalString(v: unknown, field: string): string | null {
   return v === undefined || v === null ? null : asString(v, field);
 }
 
+export function asBoolean(v: unknown, field: string): boolean {
+  if (typeof v !== "boolean") throw new RecordProblem(field, `expected true or false, got ${describe(v)}`);
+  return v;
+}
+
 export function asNumber(v: unknown, field: string): number {
   if (typeof v !== "number" || !Number.isFinite(v)) throw new RecordProblem(field, `expected a number, got ${describe(v)}`);
   return v;
