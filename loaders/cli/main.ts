@@ -28,6 +28,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
       [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
+      [--positive fail|pass] [--band sd|ci95] [--variance sample|population]
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
   sociometer export <table> --out FILE.parquet|FILE.csv
@@ -95,6 +96,9 @@ export async function main(argv: string[]): Promise<number> {
       "hard-n": {type: "string"},
       "hard-rule": {type: "string"},
       "hard-dimension": {type: "string"},
+      positive: {type: "string"},
+      band: {type: "string"},
+      variance: {type: "string"},
       model: {type: "string", multiple: true},
       out: {type: "string"},
       rejects: {type: "string"},
@@ -145,10 +149,17 @@ export async function main(argv: string[]): Promise<number> {
       if (hardN !== undefined && !(Number.isInteger(hardN) && hardN >= 1)) throw new Error(`--hard-n must be a whole number ≥ 1, not ${values["hard-n"]}`);
       const hardRule = values["hard-rule"];
       if (hardRule !== undefined && hardRule !== "max" && hardRule !== "pooled") throw new Error("--hard-rule must be max or pooled");
+      const choose = <T extends string>(flag: string, value: string | undefined, allowed: readonly T[]): T | undefined => {
+        if (value !== undefined && !allowed.includes(value as T)) throw new Error(`--${flag} must be ${allowed.join(" or ")}, not ${value}`);
+        return value as T | undefined;
+      };
+      const positive = choose("positive", values.positive, ["fail", "pass"] as const);
+      const band = choose("band", values.band, ["sd", "ci95"] as const);
+      const variance = choose("variance", values.variance, ["sample", "population"] as const);
       const table = await withStore(dbPath, true, (s) =>
         report.run(s, {
           rater: values.rater?.[0], raters: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
-          hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"],
+          hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], positive, band, variance,
         }));
       process.stdout.write(render(table, outputFormat));
       return 0;

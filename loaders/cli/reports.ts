@@ -1,11 +1,14 @@
 // Reports the CLI prints: each runs the store's SQL, then the metric library.
 
 import {AGREEMENT_ROWS_SQL} from "../queries/agreement.js";
+import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.js";
 import {SOTOPIA_STATS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
 import {bestModels, defaultRater, modelAggregates, sotopiaHard, type HardBoundRule, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {agreementTable, HUMANS, pairInstances, raterLabel, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
+import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
+import type {VarianceKind} from "../../src/lib/stats.js";
 import type {ResultTable} from "./output.js";
 
 export interface ReportOptions {
@@ -22,6 +25,11 @@ export interface ReportOptions {
   hardN?: number;
   hardRule?: HardBoundRule;
   hardDimension?: string;
+  /** belext: which class counts as positive (default: failing the checkpoint). */
+  positive?: PositiveClass;
+  /** lifelong: band around the curves, and which sd. */
+  band?: BandKind;
+  variance?: VarianceKind;
 }
 
 export interface Report {
@@ -142,7 +150,68 @@ const agreement: Report = {
   },
 };
 
-export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement];
+const lifelong: Report = {
+  name: "lifelong",
+  description: "LIFELONG-SOTOPIA curves: mean BEL, GOAL and penalised BEL per model, memory mode and chain index",
+  async run(store, options) {
+    const instances = await rows<LifelongInstance>(store.conn, LIFELONG_INSTANCES_SQL);
+    if (!instances.length) throw new Error("the store has no LIFELONG-SOTOPIA episodes; import some first (sociometer import lifelong FILE)");
+    const raters = [...new Set(instances.map((i) => i.rater))];
+    const rater = options.rater ?? raters.find((r) => instances.some((i) => i.rater === r && i.rater_kind === "llm" && i.bel !== null)) ?? raters[0]!;
+    if (!raters.includes(rater)) throw new Error(`no LIFELONG-SOTOPIA scores by ${JSON.stringify(rater)}; raters: ${raters.join(", ")}`);
+    const band = options.band ?? "sd";
+    const variance = options.variance ?? "sample";
+    const sets = [...new Set(instances.filter((i) => i.rater === rater && i.checkpoints > 0).map((i) => i.checkpoint_set))];
+    return {
+      title: "LIFELONG-SOTOPIA: scores over the episode chain",
+      notes: [
+        `rater: ${rater}; band: ${band === "sd" ? `± one ${variance} sd` : "95% confidence interval of the mean (Student's t, n − 1 df)"}`,
+        "penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight labels; n/a without a full checklist",
+        `checklist: ${sets.length ? sets.join(", ") : "none"}${sets.includes("sonzai-python") ? " (the sonzai-python reimplementation's own eight checkpoints, not the paper's)" : ""}`,
+        "harder: the index is one of the hand-crafted, memory-requiring scenarios",
+      ],
+      columns: ["model", "memory", "index", "harder", "n", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "penalised_bel", "penalised_n"],
+      rows: curves(instances, {rater, band, variance}).map((c) => ({
+        model: c.model, memory: c.memory_mode, index: c.chain_index, harder: c.harder ? "yes" : "", n: c.bel.n,
+        bel: c.bel.mean, bel_low: c.bel.low, bel_high: c.bel.high, goal: c.goal.mean, goal_low: c.goal.low, goal_high: c.goal.high,
+        penalised_bel: c.penalised.mean, penalised_n: c.penalised.n,
+      })),
+    };
+  },
+};
+
+const belext: Report = {
+  name: "belext",
+  description: "BELEXT checkpoint validation: an LLM rater's labels against a human's, per checkpoint (LIFELONG-SOTOPIA Table 1)",
+  async run(store, options) {
+    const pairs = await rows<{dimension: string; llm_rater: string; human_rater: string; llm: number; human: number}>(store.conn, CHECKPOINT_PAIRS_SQL);
+    if (!pairs.length) throw new Error("no checkpoint is labelled by both an LLM rater and a human on the same episode and agent");
+    const llmRaters = [...new Set(pairs.map((p) => p.llm_rater))];
+    const rater = options.rater ?? llmRaters[0]!;
+    if (!llmRaters.includes(rater)) throw new Error(`no checkpoint labels by LLM rater ${JSON.stringify(rater)} beside a human's; LLM raters: ${llmRaters.join(", ")}`);
+    const positive = options.positive ?? "fail";
+    const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
+    for (const p of pairs) {
+      if (p.llm_rater !== rater) continue;
+      byCheckpoint.set(p.dimension, [...(byCheckpoint.get(p.dimension) ?? []), {llm: p.llm, human: p.human}]);
+    }
+    return {
+      title: `BELEXT checkpoints: ${rater} against human labels`,
+      notes: [
+        `positive class: ${positive === "fail" ? "fails the checkpoint (label 0)" : "passes the checkpoint (label 1)"}; choose with --positive fail|pass`,
+        "precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2PR/(P+R); n/a where undefined",
+      ],
+      columns: ["checklist", "checkpoint", "n", "tp", "fp", "tn", "fn", "precision", "recall", "f1"],
+      rows: [...byCheckpoint.entries()].map(([dimension, list]) => {
+        const [, set, key] = dimension.split(":");
+        const v = validation(confusion(list, positive));
+        return {checklist: set, checkpoint: key, n: list.length, ...v};
+      }),
+    };
+  },
+};
+
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, lifelong, belext];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);

@@ -2,7 +2,7 @@
 // curves over the chain, and the validation of checkpoint labels.
 
 import {studentTTwoSided} from "./distributions.js";
-import {meanOf, sdOf, type Moments, type VarianceKind} from "./stats.js";
+import {meanOf, moments, sdOf, type Moments, type VarianceKind} from "./stats.js";
 
 /** Points a failed checkpoint costs (Eq. 1). */
 export const BELEXT_PENALTY = 5;
@@ -92,4 +92,68 @@ export function validation(c: Confusion): Validation {
 /** Mean ± sd as Appendix G Table 2 prints it, saying which sd. */
 export function meanSd(m: Moments, variance: VarianceKind = "sample"): {n: number; mean: number; sd: number; variance: VarianceKind} {
   return {n: m.n, mean: meanOf(m), sd: sdOf(m, variance), variance};
+}
+
+/** One agent's scores in one episode by one rater, as LIFELONG_INSTANCES_SQL ships them. */
+export interface LifelongInstance {
+  episode_id: string;
+  agent: number;
+  model: string;
+  memory_mode: string;
+  chain_id: string;
+  chain_index: number;
+  harder: boolean;
+  checkpoint_set: string;
+  rater: string;
+  rater_kind: string;
+  bel: number | null;
+  goal: number | null;
+  checkpoints: number;
+  failed: number;
+  logged_bel_extended: number | null;
+}
+
+/** Penalised BEL of an instance, or null without a BEL or a full eight-label checklist. */
+export const instancePenalisedBel = (i: LifelongInstance): number | null =>
+  i.bel === null || i.checkpoints !== 8 ? null : penalisedBel(i.bel, i.failed);
+
+export interface CurveRow {
+  model: string;
+  memory_mode: string;
+  chain_index: number;
+  harder: boolean;
+  bel: CurvePoint;
+  goal: CurvePoint;
+  penalised: CurvePoint;
+}
+
+/** BEL, GOAL and penalised BEL per (model, memory mode, chain index), with bands (LIFELONG-SOTOPIA Figures 3, 4). */
+export function curves(instances: readonly LifelongInstance[], {rater, band = "sd", variance = "sample"}: {rater: string; band?: BandKind; variance?: VarianceKind}): CurveRow[] {
+  const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; bel: number[]; goal: number[]; penalised: number[]}>();
+  for (const i of instances) {
+    if (i.rater !== rater) continue;
+    const key = `${i.model}\u0000${i.memory_mode}\u0000${i.chain_index}`;
+    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, chain_index: i.chain_index, harder: false, bel: [], goal: [], penalised: []};
+    g.harder ||= i.harder;
+    if (i.bel !== null) g.bel.push(i.bel);
+    if (i.goal !== null) g.goal.push(i.goal);
+    const p = instancePenalisedBel(i);
+    if (p !== null) g.penalised.push(p);
+    groups.set(key, g);
+  }
+  const point = (values: number[]) => curvePoint(moments(values), band, variance);
+  return [...groups.values()]
+    .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised)}))
+    .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
+}
+
+/** The first chain index of the harder scenarios, per (model, memory mode): where the curves get their vertical rule. */
+export function harderStarts(instances: readonly LifelongInstance[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const i of instances) {
+    if (!i.harder) continue;
+    const key = `${i.model}\u0000${i.memory_mode}`;
+    out.set(key, Math.min(out.get(key) ?? Infinity, i.chain_index));
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import type {AddressInfo} from "node:net";
 import {extname, join, normalize, resolve, sep} from "node:path";
 import {chromium, type Browser, type BrowserContext, type Page} from "playwright-core";
 import {REPO} from "../helpers/fixtures.js";
+import {sotopiaDimension} from "../../src/lib/dimensions.js";
 
 export {REPO};
 
@@ -175,4 +176,51 @@ export async function watchedContext(browser: Browser): Promise<{context: Browse
 /** Fails the page if Framework rendered any cell as an error. */
 export async function cellErrors(page: Page): Promise<string[]> {
   return page.locator(".observablehq--error").allTextContents();
+}
+
+/** One rater's score of one (episode, agent, dimension), as the store holds it. */
+export interface InstanceScore {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  value: number;
+}
+
+/** An annotator of the human-ratings CSV: `offset` is added to every score, `every` = rates every n-th episode (by id). */
+export interface Annotator {
+  name: string;
+  offset: number;
+  every?: number;
+}
+
+/** A small deterministic hash of a string, for noise that is the same on every run. */
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+const csvCell = (v: string | number) => (/[",\n\r]/.test(String(v)) ? `"${String(v).replaceAll('"', '""')}"` : String(v));
+
+/**
+ * Human annotators' scores in the long layout of `import sotopia-ratings`
+ * (`episode_id,agent,dimension,rater,value,rationale`): each annotator scores
+ * every instance of the episodes it covers near the judge's score (its offset
+ * plus deterministic noise in −2…2), clamped to the dimension's range.
+ */
+export function humanRatingsCsv(judged: readonly InstanceScore[], annotators: readonly Annotator[]): string {
+  const episodes = [...new Set(judged.map((s) => s.episode_id))].sort();
+  const index = new Map(episodes.map((id, i) => [id, i]));
+  const lines = ["episode_id,agent,dimension,rater,value,rationale"];
+  for (const s of judged) {
+    const dim = sotopiaDimension(s.dimension);
+    if (!dim) continue;
+    for (const a of annotators) {
+      if (index.get(s.episode_id)! % (a.every ?? 1) !== 0) continue;
+      const noise = (hash(`${s.episode_id}|${s.agent}|${s.dimension}|${a.name}`) % 5) - 2;
+      const value = Math.min(dim.hi, Math.max(dim.lo, Math.round(s.value + a.offset + noise)));
+      lines.push([s.episode_id, s.agent, s.dimension, a.name, value, `close call, noise ${noise}`].map(csvCell).join(","));
+    }
+  }
+  return lines.join("\n") + "\n";
 }

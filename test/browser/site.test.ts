@@ -1,16 +1,20 @@
 // The built site, end to end: build it against a store filled through the CLI,
 // serve it from loopback, open every page in Chromium, and check that nothing
-// leaves the machine, nothing fails, numbers match the CLI report, and text
-// from logs cannot run as markup.
+// leaves the machine, nothing fails, numbers match the CLI reports, and text
+// from logs cannot run as markup. One build serves every test.
 
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import type {Browser} from "playwright-core";
+import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {openStore, rows} from "../../loaders/store/db.js";
+import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
-import {buildSite, cellErrors, findChromium, launchBrowser, runCli, serveStatic, watchedContext} from "./helpers.js";
+import {
+  buildSite, cellErrors, findChromium, humanRatingsCsv, launchBrowser, runCli, serveStatic, watchedContext, type InstanceScore,
+} from "./helpers.js";
 
 const CHROMIUM = findChromium();
 if (!CHROMIUM && process.env.CI) throw new Error("CI is set but Debian's chromium is not installed (apt-get install chromium)");
@@ -24,8 +28,12 @@ const IMG_PAYLOAD = "<img src=x onerror=window.__pwned=1>";
 const SCRIPT_PAYLOAD = "<script>window.__pwned=2</script>";
 // Sorts before every other id, so it is among the episodes the viewer ships.
 const XSS_EPISODE = "00-xss-episode";
+/** Episodes of one task where a person (model `human`) plays seat 1 against gpt-4, judged by gpt-4. */
+const HUMAN_PLAYED = 12;
 /** Filler episodes that take the store past the viewer's limit of 5,000 SOTOPIA episodes, to 5,001. */
-const FILLER = 5001 - 20 - 1;
+const FILLER = 5001 - 20 - 1 - HUMAN_PLAYED;
+/** A human annotator whose name is markup: rater names reach menus and sentences. */
+const XSS_RATER = "<img src=x onerror=window.__pwned=3>";
 
 /** One episode whose every free-text field carries markup. */
 function xssRecord() {
@@ -43,6 +51,42 @@ function xssRecord() {
   });
 }
 
+/**
+ * Scores that vary with the episode, seat and dimension, in range, for the
+ * human-played episodes; except that the judge gives every person 0 on
+ * `secret`, so that correlation is undefined ("n/a") for agents played by humans.
+ */
+function variedScores(i: number, seat: number): Record<string, number> {
+  return Object.fromEntries(SOTOPIA_DIMENSIONS.map((d, k) => [
+    d.key,
+    d.key === "secret" && seat === 1 ? 0 : d.lo + ((i * 3 + seat * 5 + k * 7 + ((i * i) % 5)) % (d.hi - d.lo + 1)),
+  ]));
+}
+
+/** HUMAN_PLAYED episodes of one task (so SOTOPIA-hard has a task with repeated episodes): `human` vs gpt-4. */
+function humanPlayedRecords() {
+  return Array.from({length: HUMAN_PLAYED}, (_, i) => {
+    const scores = [variedScores(i, 1), variedScores(i, 2)];
+    const overall = (s: Record<string, number>) => Object.values(s).reduce((x, y) => x + y, 0) / 7;
+    return dumpRecord(`hp-${String(i).padStart(2, "0")}`, {
+      environment_id: "env-hp",
+      agent_ids: ["p-hana", "p-gus"],
+      experiment_model_name_pairs: ["gpt-4", "human", "gpt-4"],
+      raw_rewards: scores.map((s) => [overall(s), {...s, overall_score: overall(s)}]),
+    });
+  });
+}
+
+/** gpt-4's scores in the store: what the human annotators' scores are made near. */
+async function judgeScores(storePath: string): Promise<InstanceScore[]> {
+  const store = await openStore(storePath, {readOnly: true});
+  try {
+    return await rows<InstanceScore>(store.conn, "SELECT episode_id, agent, dimension, value FROM ratings WHERE rater = 'gpt-4' ORDER BY ALL");
+  } finally {
+    store.close();
+  }
+}
+
 interface ReportRow {
   model: string;
   dimension: string;
@@ -53,12 +97,51 @@ interface ReportRow {
   best: string;
 }
 
-/** What each page shows once its data is loaded. */
-const PAGES: Record<string, string> = {
-  "/": "main form table",
-  "/sotopia": "[data-testid=sotopia-means] tbody tr",
-  "/episodes": "[data-testid=transcript]",
+/** One row of `report agreement --format json`: NaN statistics come as null. */
+interface AgreementReportRow {
+  dimension: string;
+  played_by: string;
+  n: number;
+  r: number | null;
+  kappa_humans: number | null;
+  within_1sd: number | null;
+}
+
+/** What each page shows once its data is loaded: every one must appear. */
+const PAGES: Record<string, string[]> = {
+  "/": ["main form table"],
+  "/sotopia": [
+    "[data-testid=sotopia-means] tbody tr",
+    "[data-testid=pair-matrix-table] tbody tr",
+    "[data-testid=hard-note]",
+    "[data-testid=hard-sotopia-means] tbody tr",
+    "[data-testid=reference-comparison] tbody tr",
+    "[data-testid=words-per-turn] tbody tr",
+    ".vega-chart svg",
+  ],
+  "/agreement": [
+    "[data-testid=agreement-table] tbody tr",
+    "[data-testid=trust-summary] li",
+    "[data-testid=differences-table] tbody tr",
+    "[data-testid=kappa-table] tbody tr",
+    ".vega-chart svg",
+  ],
+  "/episodes": ["[data-testid=transcript]"],
 };
+
+/** Waits until every marker of a page is there (some sit in closed <details>: attached, not visible). */
+async function ready(page: Page, path: string): Promise<void> {
+  for (const selector of PAGES[path]) await page.locator(selector).first().waitFor({state: "attached", timeout: 30_000});
+}
+
+/** Picks the option of a labelled Inputs.select whose text starts with `prefix`. */
+async function choose(page: Page, label: string, prefix: string): Promise<void> {
+  const select = page.getByLabel(label, {exact: true});
+  const options = await select.locator("option").allTextContents();
+  const option = options.find((o) => o.startsWith(prefix));
+  expect(option, `an option of ${label} starting with ${prefix} among ${options.join(" | ")}`).toBeTruthy();
+  await select.selectOption({label: option!});
+}
 
 describeBrowser("the built site", () => {
   let dir: string;
@@ -66,17 +149,42 @@ describeBrowser("the built site", () => {
   let closeServer: () => Promise<void>;
   let browser: Browser;
   let report: {notes: string[]; rows: ReportRow[]};
+  let hardReport: {notes: string[]; rows: ReportRow[]};
+  let humansReport: {notes: string[]; rows: ReportRow[]};
+  let hardTasks: {notes: string[]; rows: {task_id: string; difficulty: number}[]};
+  let agreement: {notes: string[]; rows: AgreementReportRow[]};
+  let agreementOther: {notes: string[]; rows: AgreementReportRow[]};
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "sociometer-site-"));
     const store = join(dir, "site.duckdb");
     const xss = join(dir, "xss.jsonl");
     const filler = join(dir, "filler.jsonl");
+    const humanPlayed = join(dir, "human-played.jsonl");
+    const humanRatings = join(dir, "human_ratings.csv");
     writeFileSync(xss, jsonl([xssRecord()]));
     writeFileSync(filler, jsonl(Array.from({length: FILLER}, (_, i) => dumpRecord(`ep-${String(i).padStart(5, "0")}`))));
-    await runCli(["import", "sotopia", SOTOPIA_FIXTURE, xss, filler, "--db", store, "--quiet"]);
-    report = JSON.parse((await runCli(["report", "sotopia", "--format", "json", "--db", store])).stdout);
-    const build = await buildSite(store, dir);
+    writeFileSync(humanPlayed, jsonl(humanPlayedRecords()));
+    await runCli(["import", "sotopia", SOTOPIA_FIXTURE, xss, filler, humanPlayed, "--db", store, "--quiet"]);
+    // Two annotators on every episode gpt-4 judged (the fixture's 20 and the 12 human-played), a third on every third.
+    writeFileSync(humanRatings, humanRatingsCsv(await judgeScores(store), [
+      {name: "annotator-01", offset: 0},
+      {name: "annotator-02", offset: -1},
+      {name: XSS_RATER, offset: 1, every: 3},
+    ]));
+    await runCli(["import", "sotopia-ratings", humanRatings, "--db", store, "--quiet"]);
+    // The reports open the store read-only, so they run while the site builds from it.
+    const json = async (args: string[]) => JSON.parse((await runCli(["report", ...args, "--format", "json", "--db", store])).stdout);
+    const [build, ...reports] = await Promise.all([
+      buildSite(store, dir),
+      json(["sotopia"]),
+      json(["sotopia", "--rater", "gpt-4", "--hard-target", "gpt-4"]),
+      json(["sotopia-hard", "--rater", "gpt-4", "--hard-target", "gpt-4"]),
+      json(["agreement"]),
+      json(["agreement", "--bins", "3", "--basis", "annotators"]),
+      json(["sotopia", "--rater", "humans"]),
+    ]);
+    [report, hardReport, hardTasks, agreement, agreementOther, humansReport] = reports;
     console.log(`site built in ${(build.ms / 1000).toFixed(1)} s`);
     const server = await serveStatic(build.dist);
     origin = server.origin;
@@ -93,10 +201,10 @@ describeBrowser("the built site", () => {
   it("opens every page with no console error, uncaught exception, failed cell or request off the machine", async () => {
     const {context, problems, open} = await watchedContext(browser);
     try {
-      for (const [path, ready] of Object.entries(PAGES)) {
+      for (const path of Object.keys(PAGES)) {
         const start = performance.now();
         const page = await open(origin + path);
-        await page.locator(ready).first().waitFor({timeout: 30_000});
+        await ready(page, path);
         console.log(`${path} ready in ${Math.round(performance.now() - start)} ms`);
         expect(await cellErrors(page), `cell errors on ${path}`).toEqual([]);
       }
@@ -110,7 +218,7 @@ describeBrowser("the built site", () => {
     const {context, problems, open} = await watchedContext(browser);
     try {
       const page = await open(`${origin}/sotopia`);
-      await page.locator(PAGES["/sotopia"]).first().waitFor({timeout: 30_000});
+      await ready(page, "/sotopia");
       expect(report.rows.length).toBeGreaterThan(0);
       for (const row of report.rows) {
         const cell = (stat: string) => page.getByTestId(`${stat}-${row.model}-${row.dimension}`);
@@ -125,6 +233,122 @@ describeBrowser("the built site", () => {
       const rater = /rater: (\S+)/.exec(report.notes.join("\n"))?.[1];
       expect(rater).toBeTruthy();
       expect(await page.getByTestId("rater-note").textContent()).toContain(`Scores by ${rater} `);
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("offers every rater and the mean of human annotators, and recomputes the means on the SOTOPIA-hard tasks, as the CLI does", async () => {
+    const {context, problems, open} = await watchedContext(browser);
+    try {
+      const page = await open(`${origin}/sotopia`);
+      await ready(page, "/sotopia");
+      // LLM judges and human annotators alike, names shown as text.
+      const raters = await page.getByLabel("Rater", {exact: true}).locator("option").allTextContents();
+      for (const name of ["judge-x", "gpt-4", "mean of human annotators", "annotator-01", "annotator-02", XSS_RATER]) {
+        expect(raters.some((o) => o.startsWith(`${name} (`)), `${name} among ${raters.join(" | ")}`).toBe(true);
+      }
+      // The mean of human annotators gives `report sotopia --rater humans`.
+      await choose(page, "Rater", "mean of human annotators (");
+      await expect.poll(() => page.getByTestId("rater-note").textContent()).toContain("Scores by mean of human annotators");
+      expect(humansReport.rows.length).toBeGreaterThan(0);
+      for (const row of humansReport.rows) {
+        const mean = page.getByTestId(`mean-${row.model}-${row.dimension}`);
+        expect(Number(await mean.getAttribute("data-value")), `humans: ${row.model} ${row.dimension}`).toBeCloseTo(row.mean, 9);
+        expect((await mean.getAttribute("data-best")) ?? "", `humans: best mark of ${row.model} ${row.dimension}`).toBe(row.best);
+        expect(Number(await page.getByTestId(`n-${row.model}-${row.dimension}`).getAttribute("data-value"))).toBe(row.n);
+      }
+
+      await choose(page, "Rater", "gpt-4 (");
+      await expect.poll(() => page.getByTestId("hard-note").textContent()).toContain("Scores by gpt-4.");
+      await choose(page, "Target model", "gpt-4");
+      await expect.poll(() => page.getByTestId("hard-note").textContent()).toContain("SOTOPIA-hard for target model gpt-4: the 20 hardest");
+
+      // The same tasks as `report sotopia-hard`, the same skipped count, the options stated.
+      const note = (await page.getByTestId("hard-note").textContent()) ?? "";
+      // The human-played task, and the fixture's self-play tasks (two gpt-4 agents in one episode); the rest are skipped.
+      expect(hardTasks.rows.length).toBeGreaterThan(0);
+      expect(note).toContain(`${hardTasks.rows.length} task(s) selected`);
+      expect(note).toContain('upper bound rule "max"');
+      expect(note).toContain("Goal completion (GOAL)");
+      const skipped = Number(/(\d+) task\(s\) skipped/.exec(hardTasks.notes.join("\n"))?.[1]);
+      expect(skipped).toBeGreaterThan(0);
+      expect(note).toContain(skipped === 1 ? "1 task was skipped" : `${skipped} tasks were skipped`);
+      for (const [i, task] of hardTasks.rows.entries()) {
+        expect(Number(await page.getByTestId(`hard-difficulty-${i}`).getAttribute("data-value")), task.task_id).toBeCloseTo(task.difficulty, 9);
+      }
+
+      // The means on those tasks' episodes only.
+      expect(hardReport.rows.length).toBeGreaterThan(0);
+      for (const row of hardReport.rows) {
+        const mean = page.getByTestId(`hard-mean-${row.model}-${row.dimension}`);
+        expect(Number(await mean.getAttribute("data-value")), `${row.model} ${row.dimension}`).toBeCloseTo(row.mean, 9);
+        expect((await mean.getAttribute("data-best")) ?? "", `best mark of ${row.model} ${row.dimension}`).toBe(row.best);
+        expect(Number(await page.getByTestId(`hard-n-${row.model}-${row.dimension}`).getAttribute("data-value"))).toBe(row.n);
+      }
+
+      // Table 3 opens on a group played by humans; words per turn counts the humans' "Hello there".
+      expect(await page.getByTestId("comparison-note").textContent()).toContain("reference group: human with gpt-4");
+      expect(await page.getByTestId("wpt-human").getAttribute("data-value")).toBe("2");
+      expect(await page.locator("main img, main script").count()).toBe(0);
+      expect(await page.evaluate(() => (window as {__pwned?: unknown}).__pwned)).toBeUndefined();
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("shows the same Pearson r, kappa and within-one-sd share as `sociometer report agreement`, for its options", async () => {
+    const {context, problems, open} = await watchedContext(browser);
+    try {
+      const page = await open(`${origin}/agreement`);
+      await ready(page, "/agreement");
+      // Both open on the same raters: the first LLM judge against the mean of human annotators.
+      expect(agreement.notes[0]).toContain("A = gpt-4; B = mean of human annotators");
+      expect(await page.getByTestId("agreement-options").textContent()).toContain("A = gpt-4; B = mean of human annotators; kappa over k = 5");
+      expect(agreement.rows.some((r) => r.played_by === "human" && r.r !== null)).toBe(true);
+      expect(agreement.rows.find((r) => r.dimension === "secret" && r.played_by === "human")?.r).toBeNull(); // the judge's constant 0
+
+      const check = async (rows: AgreementReportRow[]) => {
+        for (const row of rows) {
+          const where = `${row.dimension} / ${row.played_by}`;
+          const r = page.getByTestId(`r-${row.dimension}-${row.played_by}`);
+          const shown = Number(await r.getAttribute("data-value"));
+          if (row.r === null) {
+            expect(shown, where).toBeNaN();
+            expect(await r.textContent(), where).toBe("n/a");
+          } else {
+            expect(Math.abs(shown - row.r), where).toBeLessThanOrEqual(1e-9);
+          }
+          if (row.played_by !== "all") continue;
+          const kappa = Number(await page.getByTestId(`kappa-humans-${row.dimension}`).getAttribute("data-value"));
+          if (row.kappa_humans === null) expect(kappa, where).toBeNaN();
+          else expect(Math.abs(kappa - row.kappa_humans), where).toBeLessThanOrEqual(1e-9);
+          const within = Number(await page.getByTestId(`within-${row.dimension}`).getAttribute("data-value"));
+          if (row.within_1sd === null) expect(within, where).toBeNaN();
+          else expect(Math.abs(within - row.within_1sd), where).toBeLessThanOrEqual(1e-9);
+        }
+      };
+      await check(agreement.rows);
+
+      // Other options give the CLI's numbers for those options.
+      await page.getByLabel("Kappa bins k", {exact: true}).fill("3");
+      await page.getByLabel("sd of each instance's annotators").check();
+      await expect.poll(() => page.getByTestId("agreement-options").textContent()).toContain("kappa over k = 3");
+      await expect.poll(() => page.getByTestId("agreement-options").textContent()).toContain("instance's own human annotators");
+      expect(await page.locator("[data-testid=kappa-table] thead").textContent()).toContain("k = 3 bins");
+      await check(agreementOther.rows);
+
+      // The summary is generated from the numbers, with its thresholds.
+      const summary = (await page.getByTestId("trust-summary").textContent()) ?? "";
+      expect(summary).toContain("r ≥ 0.5 with p < 0.05");
+      // A rater name that is markup shows as text in the menus and never runs.
+      const options = await page.getByLabel("Rater A", {exact: true}).locator("option").allTextContents();
+      expect(options.some((o) => o.startsWith(XSS_RATER))).toBe(true);
+      expect(await page.locator("main img, main script").count()).toBe(0);
+      await page.waitForTimeout(300);
+      expect(await page.evaluate(() => (window as {__pwned?: unknown}).__pwned)).toBeUndefined();
       expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
     } finally {
       await context.close();

@@ -118,3 +118,36 @@ describe("sociometer report agreement", () => {
     expect(goal("h1").r).toBeCloseTo(pearson(h1, h2).r, 12);
   });
 });
+
+describe("sociometer report lifelong and belext", () => {
+  it("prints curves with penalised BEL and the checkpoint validation table for a chosen positive class", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    const episode = (i: number, bel: number, judge: number[], human: number[]) => ({
+      episode_id: `e${i}`, chain_id: "pair", chain_index: i, memory_mode: "summary", harder: i === 3,
+      agents: [{model: "m"}, {model: "m"}],
+      ratings: [
+        {agent: 1, rater: "judge", scores: {believability: bel, goal: 5}, checkpoints: judge},
+        {agent: 1, rater: "ann", rater_kind: "human", checkpoints: human},
+      ],
+    });
+    const pass = [1, 1, 1, 1, 1, 1, 1, 1];
+    const failFirst = [0, 1, 1, 1, 1, 1, 1, 1];
+    // Checkpoint 1: judge fails e1 and e2, the human fails e1 and e3 → with "fail" positive TP 1, FP 1, FN 1, TN 0.
+    const file = writeFile(dir, "l.jsonl", jsonl([episode(1, 9, failFirst, failFirst), episode(2, 8, failFirst, pass), episode(3, 7, pass, failFirst)]));
+    expect((await cli(["import", "lifelong", file, "--db", db])).code).toBe(0);
+
+    const curve = JSON.parse((await cli(["report", "lifelong", "--format", "json", "--db", db])).stdout).rows;
+    expect(curve.map((r: {index: number; bel: number; penalised_bel: number; harder: string}) => [r.index, r.bel, r.penalised_bel, r.harder])).toEqual([
+      [1, 9, 4, ""], [2, 8, 3, ""], [3, 7, 7, "yes"],
+    ]);
+
+    const byFail = JSON.parse((await cli(["report", "belext", "--format", "json", "--db", db])).stdout).rows;
+    const first = byFail.find((r: {checkpoint: string}) => r.checkpoint === "no_repeated_sentences");
+    expect(first).toMatchObject({n: 3, tp: 1, fp: 1, tn: 0, fn: 1, precision: 0.5, recall: 0.5, f1: 0.5});
+    // The other seven checkpoints never fail: no positive at all under "fail", so precision and recall are n/a (null in JSON).
+    expect(byFail.find((r: {checkpoint: string}) => r.checkpoint === "no_stalling")).toMatchObject({tp: 0, fp: 0, tn: 3, fn: 0, precision: null, recall: null});
+    const byPass = JSON.parse((await cli(["report", "belext", "--positive", "pass", "--format", "json", "--db", db])).stdout).rows;
+    expect(byPass.find((r: {checkpoint: string}) => r.checkpoint === "no_repeated_sentences")).toMatchObject({tp: 0, fp: 1, tn: 1, fn: 1});
+  });
+});

@@ -3,18 +3,21 @@
 // cap, and that no absolute path leaves the store.
 
 import {spawn} from "node:child_process";
-import {closeSync, mkdtempSync, openSync, rmSync, writeFileSync} from "node:fs";
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
 import {afterAll, beforeAll, expect, it} from "vitest";
 import {rows} from "../../loaders/store/db.js";
 import {VIEWER_LIMIT} from "../../src/data/store.js";
-import {runCli} from "../browser/helpers.js";
+import {humanRatingsCsv, runCli} from "../browser/helpers.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, FIXTURES, fixture, REPO} from "../helpers/fixtures.js";
 
-const LOADERS = ["overview", "sotopia-stats", "episodes", "participants", "messages", "ratings"] as const;
+const LOADERS = ["overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "words-per-turn"] as const;
+const SOTOPIA_FIXTURE = fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl");
+/** Episodes of the fixture that two annotators also score: the only multiply-rated ones. */
+const ANNOTATED = 2;
 const FILLER = VIEWER_LIMIT + 1; // with the fixture's 20, the store holds more than the viewer ships
 
 /** Runs one loader with SOCIOMETER_DB set, its stdout into `out`. */
@@ -47,8 +50,15 @@ describeWithFixtures("data loaders", () => {
     dir = mkdtempSync(join(tmpdir(), "sociometer-loaders-"));
     const store = join(dir, "store.duckdb");
     const filler = join(dir, "filler.jsonl");
+    const humans = join(dir, "human_ratings.csv");
     writeFileSync(filler, jsonl(Array.from({length: FILLER}, (_, i) => dumpRecord(`ep-${String(i).padStart(5, "0")}`))));
-    await runCli(["import", "sotopia", fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl"), filler, "--db", store, "--quiet"]);
+    // Both seats of the first ANNOTATED fixture episodes, every dimension, near a fixed score of 1.
+    const annotated = readFileSync(SOTOPIA_FIXTURE, "utf8").split("\n").filter(Boolean).slice(0, ANNOTATED).map((line) => JSON.parse(line).episode_id as string);
+    const near = annotated.flatMap((episode_id) => [1, 2].flatMap((agent) => ["believability", "relationship", "knowledge", "secret", "social_rules", "financial_and_material_benefits", "goal"]
+      .map((dimension) => ({episode_id, agent, dimension, value: dimension === "secret" || dimension === "social_rules" ? -1 : 1}))));
+    writeFileSync(humans, humanRatingsCsv(near, [{name: "annotator-01", offset: 0}, {name: "annotator-02", offset: 1}]));
+    await runCli(["import", "sotopia", SOTOPIA_FIXTURE, filler, "--db", store, "--quiet"]);
+    await runCli(["import", "sotopia-ratings", humans, "--db", store, "--quiet"]);
     await Promise.all(LOADERS.map((name) => runLoader(name, store, join(dir, `${name}.parquet`))));
     db = await DuckDBInstance.create(":memory:");
     conn = await db.connect();
@@ -62,7 +72,7 @@ describeWithFixtures("data loaders", () => {
 
   it("never ship an absolute path: sources are named by file name only", async () => {
     const sources = await rows<{name: string}>(conn, `SELECT name FROM ${parquet("overview")} WHERE section = 'source' ORDER BY name`);
-    expect(sources.map((s) => s.name)).toEqual(["example_episodes.jsonl", "filler.jsonl"]);
+    expect(sources.map((s) => s.name)).toEqual(["example_episodes.jsonl", "filler.jsonl", "human_ratings.csv"]);
     for (const name of LOADERS) {
       const columns = await rows<{column_name: string; column_type: string}>(conn, `DESCRIBE SELECT * FROM ${parquet(name)}`);
       for (const {column_name} of columns.filter((c) => c.column_type === "VARCHAR")) {
@@ -95,8 +105,51 @@ describeWithFixtures("data loaders", () => {
   it("ship the SOTOPIA statistics with every rater's rows", async () => {
     const raters = await rows<{rater: string; rater_kind: string}>(conn, `SELECT DISTINCT rater, rater_kind FROM ${parquet("sotopia-stats")} ORDER BY rater`);
     expect(raters).toEqual([
+      {rater: "annotator-01", rater_kind: "human"},
+      {rater: "annotator-02", rater_kind: "human"},
       {rater: "gpt-4", rater_kind: "llm"},
+      {rater: "humans", rater_kind: "human_mean"},
       {rater: "judge-x", rater_kind: "llm"},
     ]);
+  });
+
+  it("ship agreement rows for the multiply-rated episodes only: every rater's score per instance, with its range and who played the agent", async () => {
+    const shipped = await rows<{episodes: number; instances: number; rows: number}>(
+      conn,
+      `SELECT count(DISTINCT episode_id) AS episodes, count(DISTINCT (episode_id, agent, dimension)) AS instances, count(*) AS rows FROM ${parquet("agreement-rows")}`,
+    );
+    // Two episodes × two agents × seven dimensions, each scored by gpt-4 and two annotators.
+    expect(shipped).toEqual([{episodes: ANNOTATED, instances: ANNOTATED * 2 * 7, rows: ANNOTATED * 2 * 7 * 3}]);
+    const perRater = await rows<{rater: string; rater_kind: string; n: number}>(
+      conn,
+      `SELECT rater, rater_kind, count(*) AS n FROM ${parquet("agreement-rows")} GROUP BY ALL ORDER BY rater`,
+    );
+    expect(perRater).toEqual([
+      {rater: "annotator-01", rater_kind: "human", n: ANNOTATED * 14},
+      {rater: "annotator-02", rater_kind: "human", n: ANNOTATED * 14},
+      {rater: "gpt-4", rater_kind: "llm", n: ANNOTATED * 14},
+    ]);
+    const [bad] = await rows<{outside: number; unranged: number; played: string}>(
+      conn,
+      `SELECT count(*) FILTER (WHERE value < lo OR value > hi) AS outside,
+              count(*) FILTER (WHERE lo IS NULL OR hi IS NULL) AS unranged,
+              string_agg(DISTINCT played_by, ',') AS played
+       FROM ${parquet("agreement-rows")}`,
+    );
+    expect(bad).toEqual({outside: 0, unranged: 0, played: "model"});
+    const [goal] = await rows<{lo: number; hi: number; responses: number}>(conn, `SELECT DISTINCT lo, hi, responses FROM ${parquet("agreement-rows")} WHERE dimension = 'goal'`);
+    expect(goal).toEqual({lo: 0, hi: 10, responses: 1});
+  });
+
+  it("ship words per turn by speaker model: utterances and their words", async () => {
+    const byModel = await rows<{model: string; turns: number; words: number}>(conn, `SELECT model, turns, words FROM ${parquet("words-per-turn")} ORDER BY model`);
+    // Every filler episode: model-a says "Hello there" once; model-b never speaks.
+    expect(byModel.find((r) => r.model === "model-a")).toEqual({model: "model-a", turns: FILLER, words: 2 * FILLER});
+    expect(byModel.some((r) => r.model === "model-b")).toBe(false);
+    for (const model of ["gpt-4", "gpt-3.5-turbo"]) {
+      const row = byModel.find((r) => r.model === model);
+      expect(row?.turns, model).toBeGreaterThan(0);
+      expect(row!.words, model).toBeGreaterThanOrEqual(row!.turns);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {roundingVerdict} from "../../src/lib/audit.js";
-import {confusion, curvePoint, meanSd, penalisedBel, tQuantile, validation} from "../../src/lib/lifelong.js";
+import {confusion, curvePoint, curves, instancePenalisedBel, meanSd, penalisedBel, tQuantile, validation, type LifelongInstance} from "../../src/lib/lifelong.js";
 import {moments} from "../../src/lib/stats.js";
 
 describe("penalisedBel (Eq. 1)", () => {
@@ -101,5 +101,27 @@ describe("meanSd", () => {
   it("says which sd it used", () => {
     expect(meanSd(moments([8, 10]))).toEqual({n: 2, mean: 9, sd: Math.SQRT2, variance: "sample"});
     expect(meanSd(moments([8, 10]), "population").sd).toBe(1);
+  });
+});
+
+describe("curves", () => {
+  const inst = (chain_index: number, bel: number, goal: number, failed: number, extra: Partial<LifelongInstance> = {}): LifelongInstance => ({
+    episode_id: `e${chain_index}-${bel}`, agent: 1, model: "m", memory_mode: "full", chain_id: "c", chain_index, harder: false,
+    checkpoint_set: "paper", rater: "j", rater_kind: "llm", bel, goal, checkpoints: 8, failed, logged_bel_extended: null, ...extra,
+  });
+
+  it("averages BEL, GOAL and penalised BEL per chain index (hand-worked)", () => {
+    // Index 1: BEL 9 and 7, one failure on the second → penalised 9 and 2. Index 2: BEL 6, harder.
+    const rows = curves([inst(1, 9, 8, 0), inst(1, 7, 6, 1), inst(2, 6, 3, 0, {harder: true}), inst(2, 1, 1, 0, {rater: "other"})], {rater: "j"});
+    expect(rows.map((r) => [r.chain_index, r.harder, r.bel.mean, r.goal.mean, r.penalised.mean, r.bel.n])).toEqual([
+      [1, false, 8, 7, 5.5, 2],
+      [2, true, 6, 3, 6, 1],
+    ]);
+    expect(rows[0]!.bel.low).toBeCloseTo(8 - Math.SQRT2, 12);
+  });
+
+  it("leaves penalised BEL out without a full checklist", () => {
+    expect(instancePenalisedBel(inst(1, 9, 8, 0, {checkpoints: 7}))).toBeNull();
+    expect(instancePenalisedBel(inst(1, 9, 8, 2))).toBe(0);
   });
 });
