@@ -12,6 +12,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SAMPLE_IMPORTS: readonly {format: string; path: string}[] = [
   {format: "sotopia", path: join(ROOT, "data/samples/sotopia/episodes.jsonl")},
   {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/human_ratings.csv")},
+  {format: "lifelong", path: join(ROOT, "data/samples/lifelong/chains.jsonl")},
 ];
 
 export async function importSamples(store: Store, progress?: Progress): Promise<ImportSummary[]> {

@@ -9,6 +9,7 @@ import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 import {pathToFileURL} from "node:url";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
+import {CHAIN_LENGTH, HARDER, LIFELONG_MEMORY, LIFELONG_MODELS, lifelongSamples} from "./samples/lifelong.js";
 import {HUMAN, HUMAN_SEATINGS, humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, sotopiaSamples, toJsonl, type SotopiaSamples} from "./samples/sotopia.js";
 
 export const DEFAULT_SEED = 42;
@@ -27,6 +28,11 @@ export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEE
   writeFileSync(files[0]!, toJsonl(samples.episodes));
   writeFileSync(files[1]!, humanRatingsCsv(samples.humanRatings));
   writeFileSync(files[2]!, samplesReadme(samples, seed));
+  const lifelongDir = join(outDir, "lifelong");
+  mkdirSync(lifelongDir, {recursive: true});
+  const lifelongFile = join(lifelongDir, "chains.jsonl");
+  writeFileSync(lifelongFile, toJsonl(lifelongSamples(seed)));
+  files.push(lifelongFile);
   return {files, samples};
 }
 
@@ -91,6 +97,18 @@ rating all seven dimensions for both agents, with a short note. Human scores
 share a latent "true" score with the judge's, but the judge is more generous on
 some dimensions (most on \`goal\`, hardly on \`believability\`), raters have
 small personal offsets, and human noise is larger than the judge's.
+
+## \`lifelong/chains.jsonl\`
+
+LIFELONG-SOTOPIA chains in the workbench's \`lifelong\` JSONL form (see
+docs/formats.md): ${LIFELONG_MODELS.length} models (${LIFELONG_MODELS.join(", ")}) ×
+${LIFELONG_MEMORY.length} memory modes (${LIFELONG_MEMORY.join(", ")}) × 3 character pairs, each a
+chain of ${CHAIN_LENGTH} episodes followed by ${HARDER} harder, memory-requiring ones. Every
+episode has BEL, GOAL and the paper's eight-item checklist from the judge for
+both agents; about 15% also have a human's checkpoint labels for agent 1. With
+the whole history as memory, scores decline and checkpoint failures grow along
+the chain; with summaries they hold; on the harder scenarios GOAL drops. The
+models' names are only labels: nothing here was produced by them.
 `;
 }
 
