@@ -29,6 +29,8 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
       [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
       [--positive fail|pass] [--band sd|ci95] [--variance sample|population]
+      [--alpha A --beta B --gamma G] [--formula eq1|table1] [--win-policy mean|strict|first] [--cot with|without|both] [--by-cluster]
+      [--threshold S] [--cap N]
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
   sociometer export <table> --out FILE.parquet|FILE.csv
@@ -97,6 +99,15 @@ export async function main(argv: string[]): Promise<number> {
       "hard-rule": {type: "string"},
       "hard-dimension": {type: "string"},
       positive: {type: "string"},
+      alpha: {type: "string"},
+      beta: {type: "string"},
+      gamma: {type: "string"},
+      formula: {type: "string"},
+      "win-policy": {type: "string"},
+      cot: {type: "string"},
+      "by-cluster": {type: "boolean"},
+      threshold: {type: "string"},
+      cap: {type: "string"},
       band: {type: "string"},
       variance: {type: "string"},
       model: {type: "string", multiple: true},
@@ -156,10 +167,24 @@ export async function main(argv: string[]): Promise<number> {
       const positive = choose("positive", values.positive, ["fail", "pass"] as const);
       const band = choose("band", values.band, ["sd", "ci95"] as const);
       const variance = choose("variance", values.variance, ["sample", "population"] as const);
+      const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
+        if (value === undefined) return undefined;
+        const n = Number(value);
+        if (!ok(n)) throw new Error(`--${flag} must be ${what}, not ${value}`);
+        return n;
+      };
+      const weight = (flag: string, v: string | undefined) => num(flag, v, (n) => Number.isFinite(n) && n >= 0, "a number ≥ 0") ?? 1;
+      const weights = {alpha: weight("alpha", values.alpha), beta: weight("beta", values.beta), gamma: weight("gamma", values.gamma)};
+      const formula = choose("formula", values.formula, ["eq1", "table1"] as const);
+      const winPolicy = choose("win-policy", values["win-policy"], ["mean", "strict", "first"] as const);
+      const cotFlag = choose("cot", values.cot, ["with", "without", "both"] as const);
+      const threshold = num("threshold", values.threshold, (n) => n > 0 && n <= 1, "a share in (0, 1]");
+      const cap = num("cap", values.cap, (n) => Number.isInteger(n) && n >= 1, "a whole number ≥ 1");
       const table = await withStore(dbPath, true, (s) =>
         report.run(s, {
           rater: values.rater?.[0], raters: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
           hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], positive, band, variance,
+          weights, formula, winPolicy, cot: cotFlag === "with" ? true : cotFlag === "without" ? false : undefined, byCluster: values["by-cluster"], threshold, cap,
         }));
       process.stdout.write(render(table, outputFormat));
       return 0;

@@ -1,6 +1,7 @@
 // Reports the CLI prints: each runs the store's SQL, then the metric library.
 
 import {AGREEMENT_ROWS_SQL} from "../queries/agreement.js";
+import {HSII_CASES_SQL, HSII_COT_SQL} from "../queries/hsii.js";
 import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.js";
 import {SOTOPIA_STATS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
@@ -9,6 +10,7 @@ import {bestModels, defaultRater, modelAggregates, sotopiaHard, type HardBoundRu
 import {agreementTable, HUMANS, pairInstances, raterLabel, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
+import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
 import type {ResultTable} from "./output.js";
 
 export interface ReportOptions {
@@ -30,6 +32,15 @@ export interface ReportOptions {
   /** lifelong: band around the curves, and which sd. */
   band?: BandKind;
   variance?: VarianceKind;
+  /** hsii */
+  weights?: HsiiWeights;
+  formula?: HsiiFormula;
+  winPolicy?: WinPolicy;
+  cot?: boolean;
+  byCluster?: boolean;
+  /** cot */
+  threshold?: number;
+  cap?: number;
 }
 
 export interface Report {
@@ -211,7 +222,66 @@ const belext: Report = {
   },
 };
 
-export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, lifelong, belext];
+const hsii: Report = {
+  name: "hsii",
+  description: "HSII Table 1: per model n, r1, r2, absolute target rate, r3, r4 and the HSII score, with a position-bias audit",
+  async run(store, options) {
+    const rowsIn = await rows<HsiiCaseRow>(store.conn, HSII_CASES_SQL);
+    if (!rowsIn.length) throw new Error("the store has no HSII cases; import some first (sociometer import hsii FILE)");
+    const raters = [...new Set(rowsIn.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
+    const rater = options.rater ?? raters[0] ?? null;
+    if (rater !== null && !raters.includes(rater)) throw new Error(`no HSII judgments by ${JSON.stringify(rater)}; raters: ${raters.join(", ") || "none"}`);
+    const formula = options.formula ?? "eq1";
+    const policy = options.winPolicy ?? "mean";
+    const w = options.weights ?? DEFAULT_WEIGHTS;
+    const table = hsiiByModel(rowsIn, {rater, policy, formula, weights: w, cot: options.cot, by: options.byCluster ? "cluster" : undefined});
+    return {
+      title: "HSII: stage pass rates and the HSII score per model",
+      notes: [
+        `judge: ${rater ?? "none (no stage-3/4 judgments)"}; win policy: ${policy} (${policy === "mean" ? "win 1, tie 0.5, loss 0, averaged over both orders" : policy === "strict" ? "a win only when both orders say win" : "the forward order only"})`,
+        formula === "eq1"
+          ? `score: Eq. 1, r1·(1 + α·r2·(1 + β·(r3 + γ·r4))) with α = ${w.alpha}, β = ${w.beta}, γ = ${w.gamma}`
+          : "score: r1·(1 + r2·(r3 + r4)), the form that reproduces HSII Table 1 (weights do not apply)",
+        `runs: ${options.cot === undefined ? "with and without COT" : options.cot ? "with COT only" : "without COT only"}; r2 = n2/n1, abs_target = n2/n`,
+        "disagree_3/4: share of judged comparisons whose two orders disagree; r3_fwd / r3_swp: stage-3 win rate in each order alone",
+      ],
+      columns: ["model", ...(options.byCluster ? ["cluster"] : []), "n", "n1", "n2", "n3", "n4", "r1", "r2", "abs_target", "r3", "r4", "hsii",
+        "disagree_3", "disagree_4", "r3_fwd", "r3_swp", "parser_disagrees"],
+      rows: table.map((t) => ({
+        model: t.model, cluster: t.cluster ?? "", n: t.n, n1: t.n1, n2: t.n2, n3: t.n3, n4: t.n4, r1: t.r1, r2: t.r2, abs_target: t.absoluteTarget,
+        r3: t.r3, r4: t.r4, hsii: t.score, disagree_3: t.disagree3, disagree_4: t.disagree4, r3_fwd: t.r3Forward, r3_swp: t.r3Swapped,
+        parser_disagrees: t.parserDisagreements,
+      })),
+    };
+  },
+};
+
+const cot: Report = {
+  name: "cot",
+  description: "HSII Table 2: COT complexity, success with and without COT, and rounds needed for a success rate",
+  async run(store, options) {
+    const runs = await rows<{model: string; rounds: boolean[]}>(store.conn, HSII_COT_SQL);
+    if (!runs.length) throw new Error("the store has no HSII COT rounds");
+    const cap = options.cap ?? DEFAULT_CAP;
+    const threshold = options.threshold ?? 0.7;
+    const models = [...new Set(runs.map((r) => r.model))];
+    return {
+      title: "HSII COT complexity per model",
+      notes: [
+        `cap N∞ = ${cap}: a (case, COT) unsolved within it counts as ${cap}; complexity = mean rounds over all (case, COT) (Eq. 2)`,
+        `rounds_to_${threshold}: the smallest k at which the share solved within k rounds reaches ${threshold} (∞ if never)`,
+      ],
+      columns: ["model", "runs", "success_without_cot", "success_with_cot", "rounds_to_threshold", "complexity"],
+      rows: models.map((model) => {
+        const s = cotSummary(runs.filter((r) => r.model === model), {cap, threshold});
+        return {model, runs: s.runs, success_without_cot: s.successWithoutCot, success_with_cot: s.successWithCot,
+          rounds_to_threshold: Number.isFinite(s.roundsToThreshold) ? s.roundsToThreshold : "∞", complexity: s.complexity};
+      }),
+    };
+  },
+};
+
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, lifelong, belext, hsii, cot];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);

@@ -45,6 +45,8 @@ export interface EpisodeRecord {
   participants: ParticipantRecord[];
   messages: MessageRecord[];
   ratings: RatingRecord[];
+  /** Rows for a benchmark's own tables (created by its migration), keyed by table; each row names its columns. */
+  tables?: Record<string, Record<string, unknown>[]>;
 }
 
 /** What a reader yields for each record of a file. */

@@ -2,6 +2,7 @@
 
 import type {ReadItem} from "./records.js";
 import {canonicalFormat} from "./canonical.js";
+import {hsiiFormat} from "./hsii.js";
 import {lifelongFormat} from "./lifelong.js";
 import {sonzaiLifelongFormat} from "./sonzai-lifelong.js";
 import {sotopiaFormat} from "./sotopia.js";
@@ -25,7 +26,7 @@ export interface ImportFormat {
   read(path: string, ctx: ReadContext): AsyncIterable<ReadItem> | Iterable<ReadItem>;
 }
 
-export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat, lifelongFormat, sonzaiLifelongFormat];
+export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat, sotopiaRatingsFormat, lifelongFormat, sonzaiLifelongFormat, hsiiFormat];
 
 export function getFormat(name: string): ImportFormat {
   const format = FORMATS.find((f) => f.name === name);

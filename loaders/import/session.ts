@@ -202,6 +202,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     }
     writer.flush();
     writer.close();
+    await writer.flushTables();
     writer = null;
     progress.finish();
 
@@ -240,8 +241,10 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   const c = store.conn;
   const ofSource = "SELECT episode_id FROM episodes WHERE source_id = $1";
   await c.run("DELETE FROM ratings WHERE source_id = $1", [sourceId]);
-  await c.run(`DELETE FROM messages WHERE episode_id IN (${ofSource})`, [sourceId]);
-  await c.run(`DELETE FROM participants WHERE episode_id IN (${ofSource})`, [sourceId]);
+  // Every other table keyed by episode (core and benchmark tables alike) loses that file's episodes.
+  const keyed = await rows<{table_name: string}>(c,
+    `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings') ORDER BY 1`);
+  for (const {table_name} of keyed) await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})`, [sourceId]);
   await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
 }

@@ -1,8 +1,15 @@
 // Appends canonical records to the store's tables through DuckDB appenders
 // (the fast path: no SQL per row). Runs inside the import's transaction.
 
-import type {DuckDBAppender, DuckDBConnection} from "@duckdb/node-api";
+import {listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
 import type {EpisodeRecord, RatingRecord} from "./records.js";
+
+/** A JS value as a bound DuckDB parameter (arrays become lists). */
+function toDuck(v: unknown): DuckDBValue {
+  if (v === undefined || v === null) return null;
+  if (Array.isArray(v)) return listValue(v.map(toDuck));
+  return v as DuckDBValue;
+}
 
 function str(a: DuckDBAppender, v: string | null): void {
   if (v === null) a.appendNull();
@@ -14,8 +21,14 @@ function int(a: DuckDBAppender, v: number | null): void {
   else a.appendInteger(v);
 }
 
+const BATCH = 500;
+
 export class StoreWriter {
+  /** Rows for benchmark tables, written in batches of parameterised INSERTs (their volumes are small). */
+  private pending = new Map<string, Record<string, unknown>[]>();
+
   private constructor(
+    private readonly conn: DuckDBConnection,
     private readonly episodes: DuckDBAppender,
     private readonly participants: DuckDBAppender,
     private readonly messages: DuckDBAppender,
@@ -24,6 +37,7 @@ export class StoreWriter {
 
   static async open(conn: DuckDBConnection): Promise<StoreWriter> {
     return new StoreWriter(
+      conn,
       await conn.createAppender("episodes"),
       await conn.createAppender("participants"),
       await conn.createAppender("messages"),
@@ -69,6 +83,26 @@ export class StoreWriter {
       c.endRow();
     });
     for (const r of e.ratings) this.rating(r, sourceId);
+    for (const [table, rows] of Object.entries(e.tables ?? {})) {
+      const list = this.pending.get(table) ?? [];
+      for (const row of rows) list.push({episode_id: e.episode_id, ...row});
+      this.pending.set(table, list);
+    }
+  }
+
+  /** Writes the pending benchmark-table rows. Table and column names come from the importers' code, never from input. */
+  async flushTables(): Promise<void> {
+    for (const [table, rows] of this.pending) {
+      if (!/^[a-z_]+$/.test(table)) throw new Error(`bad table name ${table}`);
+      const columns = Object.keys(rows[0] ?? {});
+      for (let i = 0; i < rows.length; i += BATCH) {
+        const chunk = rows.slice(i, i + BATCH);
+        const placeholders = chunk.map((_, r) => `(${columns.map((_, c) => `$${r * columns.length + c + 1}`).join(", ")})`).join(", ");
+        const params = chunk.flatMap((row) => columns.map((c) => toDuck(row[c])));
+        await this.conn.run(`INSERT INTO ${table} (${columns.join(", ")}) VALUES ${placeholders}`, params);
+      }
+    }
+    this.pending.clear();
   }
 
   rating(r: RatingRecord, sourceId: string): void {

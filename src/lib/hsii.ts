@@ -166,3 +166,94 @@ export function successByRounds(runs: readonly CotRun[], maxK: number, cap = DEF
   const ks = runs.map((r) => (r.rounds.some((ok, i) => ok && i <= cap) ? cotRounds(r, cap) : Infinity));
   return Array.from({length: maxK + 1}, (_, k) => ({k, share: runs.length ? ks.filter((x) => x <= k).length / runs.length : NaN}));
 }
+
+/** A case as HSII_CASES_SQL ships it, for one judging rater (or none). */
+export interface HsiiCaseRow {
+  episode_id: string;
+  model: string;
+  case_id: string;
+  cluster: string | null;
+  cot: boolean;
+  parsed: boolean;
+  target_correct: boolean;
+  logged_parsed: boolean | null;
+  parser_parsed: boolean;
+  rater: string | null;
+  s3_forward: Verdict | null;
+  s3_swapped: Verdict | null;
+  s4_forward: Verdict | null;
+  s4_swapped: Verdict | null;
+}
+
+export interface HsiiModelRow extends StageCounts, Rates {
+  model: string;
+  score: number;
+  /** Shares of judged comparisons whose two orders disagree, per stage. */
+  disagree3: number;
+  disagree4: number;
+  /** Stage-3 win rate over the n2 cases in each order alone (position-bias audit). */
+  r3Forward: number;
+  r3Swapped: number;
+  /** Cases where the log stated stage 1 and the parser disagrees with it. */
+  parserDisagreements: number;
+}
+
+export interface HsiiOptions {
+  rater: string | null;
+  policy?: WinPolicy;
+  formula?: HsiiFormula;
+  weights?: HsiiWeights;
+  /** Only runs with (true) or without (false) COT; both when undefined. */
+  cot?: boolean;
+  /** Group by this field as well as by model (e.g. cluster). */
+  by?: "cluster";
+}
+
+/** HSII Table 1 per model (and cluster, when asked), for one judging rater. */
+export function hsiiByModel(rows: readonly HsiiCaseRow[], o: HsiiOptions): (HsiiModelRow & {cluster?: string | null})[] {
+  const policy = o.policy ?? "mean";
+  const groups = new Map<string, {model: string; cluster: string | null; rows: HsiiCaseRow[]}>();
+  for (const r of rows) {
+    if (o.cot !== undefined && r.cot !== o.cot) continue;
+    const cluster = o.by === "cluster" ? r.cluster : null;
+    const key = `${r.model}\u0000${cluster ?? ""}`;
+    const g = groups.get(key) ?? {model: r.model, cluster, rows: []};
+    g.rows.push(r);
+    groups.set(key, g);
+  }
+  const unjudged = {s3_forward: null, s3_swapped: null, s4_forward: null, s4_swapped: null};
+  return [...groups.values()].map(({model, cluster, rows: list}) => {
+    // A case appears once per judging rater. Every case counts for stages 1 and 2;
+    // its verdicts are the chosen rater's, or none.
+    const byEpisode = new Map<string, HsiiCaseRow>();
+    for (const r of list) {
+      if (r.rater === o.rater) byEpisode.set(r.episode_id, r);
+      else if (!byEpisode.has(r.episode_id)) byEpisode.set(r.episode_id, {...r, rater: null, ...unjudged});
+    }
+    const cases = [...byEpisode.values()];
+    const asCase = (r: HsiiCaseRow): HsiiCase => ({
+      parsed: r.parsed, targetCorrect: r.target_correct,
+      stage3: {forward: r.s3_forward, swapped: r.s3_swapped}, stage4: {forward: r.s4_forward, swapped: r.s4_swapped},
+    });
+    const counts = stageCounts(cases.map(asCase), policy);
+    const r = rates(counts);
+    const eligible = cases.filter((c) => c.parsed && c.target_correct);
+    const share = (xs: (boolean | null)[]) => {
+      const judged = xs.filter((x): x is boolean => x !== null);
+      return judged.length ? judged.filter(Boolean).length / judged.length : NaN;
+    };
+    const orderRate = (pick: (c: HsiiCaseRow) => Verdict | null) => {
+      const scores = eligible.map(pick).filter((v): v is Verdict => v !== null).map((v) => POINTS[v]);
+      return scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : NaN;
+    };
+    return {
+      model, ...(o.by ? {cluster} : {}), ...counts, ...r,
+      score: hsiiScore(r, o.formula ?? "eq1", o.weights ?? DEFAULT_WEIGHTS),
+      disagree3: share(eligible.map((c) => ordersDisagree({forward: c.s3_forward, swapped: c.s3_swapped}))),
+      disagree4: share(eligible.map((c) => ordersDisagree({forward: c.s4_forward, swapped: c.s4_swapped}))),
+      r3Forward: orderRate((c) => c.s3_forward),
+      r3Swapped: orderRate((c) => c.s3_swapped),
+      parserDisagreements: cases.filter((c) => c.logged_parsed !== null && c.logged_parsed !== c.parser_parsed).length,
+    };
+  }).sort((a, b) => a.model.localeCompare(b.model) || (a.cluster ?? "").localeCompare(b.cluster ?? ""));
+}
