@@ -13,6 +13,7 @@ export const SAMPLE_IMPORTS: readonly {format: string; path: string}[] = [
   {format: "sotopia", path: join(ROOT, "data/samples/sotopia/episodes.jsonl")},
   {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/human_ratings.csv")},
   {format: "lifelong", path: join(ROOT, "data/samples/lifelong/chains.jsonl")},
+  {format: "hsii", path: join(ROOT, "data/samples/hsii/runs.jsonl")},
 ];
 
 export async function importSamples(store: Store, progress?: Progress): Promise<ImportSummary[]> {

@@ -9,6 +9,7 @@ import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 import {pathToFileURL} from "node:url";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
+import {HSII_CASES, HSII_JUDGE, HSII_MODELS, hsiiSamples} from "./samples/hsii.js";
 import {CHAIN_LENGTH, HARDER, LIFELONG_MEMORY, LIFELONG_MODELS, lifelongSamples} from "./samples/lifelong.js";
 import {HUMAN, HUMAN_SEATINGS, humanRatingsCsv, SAMPLE_JUDGE, SAMPLE_MODELS, sotopiaSamples, toJsonl, type SotopiaSamples} from "./samples/sotopia.js";
 
@@ -33,6 +34,11 @@ export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEE
   const lifelongFile = join(lifelongDir, "chains.jsonl");
   writeFileSync(lifelongFile, toJsonl(lifelongSamples(seed)));
   files.push(lifelongFile);
+  const hsiiDir = join(outDir, "hsii");
+  mkdirSync(hsiiDir, {recursive: true});
+  const hsiiFile = join(hsiiDir, "runs.jsonl");
+  writeFileSync(hsiiFile, toJsonl(hsiiSamples(seed)));
+  files.push(hsiiFile);
   return {files, samples};
 }
 
@@ -109,6 +115,16 @@ both agents; about 15% also have a human's checkpoint labels for agent 1. With
 the whole history as memory, scores decline and checkpoint failures grow along
 the chain; with summaries they hold; on the harder scenarios GOAL drops. The
 models' names are only labels: nothing here was produced by them.
+
+## \`hsii/runs.jsonl\`
+
+HSII runs in the workbench's \`hsii\` JSONL form: ${Object.keys(HSII_MODELS).length} models
+(${Object.keys(HSII_MODELS).join(", ")}), each with and without COT, over the same
+${HSII_CASES} invented multi-party cases in five clusters. Responses come in the shapes
+models write (JSON, fenced relaxed JSON, \`Target:\` / \`Utterance:\` lines, \`@Name:\`),
+some of them malformed on purpose, so the parser decides stage 1. Stages 3 and 4
+are judged by \`${HSII_JUDGE}\` in both orders, with a small bias toward the
+forward order; COT runs carry three variants of target-selection rounds.
 `;
 }
 
