@@ -51,6 +51,7 @@ export default {
   pages: [
     {name: "Overview", path: "/"},
     {name: "SOTOPIA", path: "/sotopia"},
+    {name: "Evaluator agreement", path: "/agreement"},
     {name: "Episode viewer", path: "/episodes"},
   ],
   // The default global stylesheet loads web fonts from a CDN.

@@ -1,8 +1,14 @@
 // Data for the SOTOPIA page: the statistics table from DuckDB-wasm and the
 // raters a reader can choose from (which one comes first is the library's
-// defaultRater, shared with the CLI).
+// defaultRater, shared with the CLI), and the page's glue around the library:
+// dimension choices, (model, partner) groups, the Table 3 comparison, the
+// SOTOPIA-hard sentence, words per turn. Formulas stay in src/lib/sotopia.ts.
 
-import type {SotopiaStatRow} from "../lib/sotopia.js";
+import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
+import {
+  compareWithReference, OVERALL, pairwiseMatrix, wordsPerTurn,
+  type HardBoundRule, type HardSelection, type PairCell, type SotopiaStatRow,
+} from "../lib/sotopia.js";
 import type {Database} from "./duckdb.js";
 
 export interface RaterInfo {
@@ -14,7 +20,7 @@ export interface RaterInfo {
 
 export interface SotopiaData {
   rows: SotopiaStatRow[];
-  /** LLM raters first, then by number of scores, most first. */
+  /** LLM raters first, then the mean of human annotators, then by number of scores, most first. */
   raters: RaterInfo[];
   /** Every model with a score from any rater, in name order. */
   models: string[];
@@ -27,12 +33,130 @@ export async function loadSotopiaStats(db: Database): Promise<SotopiaData> {
     SELECT * FROM (
       SELECT rater, any_value(rater_kind) AS rater_kind, sum(n) FILTER (WHERE dimension <> 'overall') AS ratings
       FROM sotopia_stats GROUP BY rater
-    ) ORDER BY rater_kind = 'llm' DESC, ratings DESC, rater`);
+    ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`);
   const models = (await db.query<{model: string}>("SELECT DISTINCT model FROM sotopia_stats ORDER BY model")).map((r) => r.model);
   return {rows, raters: raters.map((r) => ({...r, ratings: Number(r.ratings ?? 0)})), models};
 }
 
+/** The kind of the `humans` pseudo-rater: per instance, the mean over its human annotators (loaders/queries/sotopia.ts). */
+export const HUMAN_MEAN_KIND = "human_mean";
+
 /** How a rater is named in the rater menu and in the sentence under the table. */
 export function raterLabel(r: RaterInfo): string {
-  return `${r.rater} (${r.rater_kind}, ${r.ratings.toLocaleString("en-US")} scores)`;
+  const scores = `${r.ratings.toLocaleString("en-US")} scores`;
+  return r.rater_kind === HUMAN_MEAN_KIND
+    ? `mean of human annotators (${r.rater}, ${scores})`
+    : `${r.rater} (${r.rater_kind}, ${scores})`;
+}
+
+/** A dimension the page can show: one of the seven, or overall (the mean of the seven, on the mean of their ranges). */
+export interface DimensionChoice {
+  key: string;
+  abbrev: string;
+  name: string;
+  lo: number;
+  hi: number;
+}
+
+/** The seven SOTOPIA-EVAL dimensions and overall, whose range is the mean of theirs: [-30/7, 40/7]. */
+export const DIMENSION_CHOICES: readonly DimensionChoice[] = [
+  ...SOTOPIA_DIMENSIONS.map(({key, abbrev, name, lo, hi}) => ({key, abbrev, name, lo, hi})),
+  {
+    key: OVERALL,
+    abbrev: "OVERALL",
+    name: "Overall (mean of the seven)",
+    lo: SOTOPIA_DIMENSIONS.reduce((s, d) => s + d.lo, 0) / SOTOPIA_DIMENSIONS.length,
+    hi: SOTOPIA_DIMENSIONS.reduce((s, d) => s + d.hi, 0) / SOTOPIA_DIMENSIONS.length,
+  },
+];
+
+/** How a dimension is named in menus and sentences: "Goal completion (GOAL) [0, 10]". */
+export function dimensionLabel(d: DimensionChoice): string {
+  const r = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+  return d.key === OVERALL ? `${d.name} [${r(d.lo)}, ${r(d.hi)}]` : `${d.name} (${d.abbrev}) [${r(d.lo)}, ${r(d.hi)}]`;
+}
+
+/** A (model, partner model) group of the pairwise matrix. */
+export interface GroupKey {
+  model: string;
+  partner: string;
+}
+
+/** A group's cell on one dimension, tested against the reference group (compareWithReference). */
+export type ComparedCell = ReturnType<typeof compareWithReference>[number];
+
+/** The key a group is stored under in the comparison maps. */
+export const groupKey = (g: GroupKey): string => `${g.model}\u0000${g.partner}`;
+
+/**
+ * The (model, partner) groups one rater scored, for the chosen models, on any
+ * dimension: the rows of the Table 3 comparison and the reference menu.
+ */
+export function pairGroups(rows: readonly SotopiaStatRow[], {rater, models}: {rater: string; models: readonly string[]}): GroupKey[] {
+  const keep = new Set(models);
+  const groups = new Map<string, GroupKey>();
+  for (const r of rows) {
+    if (r.rater !== rater || !keep.has(r.model)) continue;
+    const g = {model: r.model, partner: r.partner};
+    groups.set(groupKey(g), g);
+  }
+  return [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.partner.localeCompare(b.partner));
+}
+
+/** The reference group shown first: the first group played by humans (SOTOPIA Table 3 compares models with humans), else the first. */
+export function defaultReference(groups: readonly GroupKey[]): GroupKey | null {
+  return groups.find((g) => g.model === "human") ?? groups[0] ?? null;
+}
+
+/**
+ * SOTOPIA Table 3: for each dimension (and overall), every group's cell of the
+ * pairwise matrix compared with the reference group by Student's t-test.
+ * Keyed by dimension, then by group.
+ */
+export function referenceComparison(
+  rows: readonly SotopiaStatRow[],
+  {rater, models, reference}: {rater: string; models: readonly string[]; reference: GroupKey},
+): Map<string, Map<string, ComparedCell>> {
+  const keep = new Set(models);
+  const out = new Map<string, Map<string, ComparedCell>>();
+  for (const d of DIMENSION_CHOICES) {
+    const cells = pairwiseMatrix(rows, {rater, dimension: d.key}).filter((c) => keep.has(c.model));
+    out.set(d.key, new Map(compareWithReference(cells, reference).map((c) => [groupKey(c), c])));
+  }
+  return out;
+}
+
+/** Heatmap axes: the chosen models as rows; as columns, the partners they met, chosen models first. */
+export function matrixAxes(cells: readonly PairCell[], models: readonly string[]): {rows: string[]; columns: string[]} {
+  const rowsSeen = new Set(cells.map((c) => c.model));
+  const partners = new Set(cells.map((c) => c.partner));
+  const columns = [...models.filter((m) => partners.has(m)), ...[...partners].filter((p) => !models.includes(p)).sort()];
+  return {rows: models.filter((m) => rowsSeen.has(m)), columns};
+}
+
+/** Which tasks SOTOPIA-hard kept for the page's choices, and the sentence that states those choices. */
+export function hardSentence(
+  selection: HardSelection,
+  {rater, target, dimension, rule, n}: {rater: string; target: string; dimension: DimensionChoice; rule: HardBoundRule; n: number},
+): string {
+  const bound = rule === "max" ? "the highest of each model's mean + 3 sd" : "mean + 3 sd over all models' episodes pooled";
+  const skipped = selection.skipped.length === 1 ? "1 task was" : `${selection.skipped.length} tasks were`;
+  return `Scores by ${rater}. SOTOPIA-hard for target model ${target}: the ${n} hardest tasks by difficulty on ` +
+    `${dimensionLabel(dimension)}, upper bound rule "${rule}" (${bound}); ${selection.tasks.length} task(s) selected. ` +
+    `${skipped} skipped because the target, or ${rule === "max" ? "every model" : "the pooled episodes"}, had fewer than two scored episodes there.`;
+}
+
+export interface WordsPerTurnRow {
+  model: string;
+  /** Spoken utterances. */
+  turns: number;
+  words: number;
+  /** wordsPerTurn of the row (SOTOPIA §7). */
+  perTurn: number;
+}
+
+/** Words per turn by speaking model, from `words_per_turn` (data/words-per-turn.parquet). */
+export async function loadWordsPerTurn(db: Database): Promise<WordsPerTurnRow[]> {
+  const rows = await db.query<{model: string; turns: number; words: number}>("SELECT model, turns, words FROM words_per_turn ORDER BY model");
+  return rows.map((r) => ({...r, perTurn: wordsPerTurn(r)}));
 }

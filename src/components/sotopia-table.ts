@@ -13,6 +13,8 @@ export interface SotopiaTableOptions {
   digits?: number;
   /** The best model per dimension (bestModels): its mean is bold, with * when its lead is significant. */
   best?: readonly BestModel[];
+  /** Prefix of every data-testid, so a second table on a page (e.g. the SOTOPIA-hard subset) keeps them unique. */
+  testIdPrefix?: string;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
@@ -23,9 +25,9 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
 }
 
 /** One numeric cell, addressable by tests as `data-testid="<stat>-<model>-<dimension>"`, its exact value in data-value. */
-function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, value: number | undefined, digits: number): HTMLTableCellElement {
+function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, value: number | undefined, digits: number, prefix: string): HTMLTableCellElement {
   const td = el("td", undefined, `num ${stat}`);
-  td.setAttribute("data-testid", `${stat}-${model}-${dimension}`);
+  td.setAttribute("data-testid", `${prefix}${stat}-${model}-${dimension}`);
   if (value === undefined || Number.isNaN(value)) {
     td.append(el("span", "–", "value"));
   } else {
@@ -37,11 +39,11 @@ function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, v
 
 /** The table behind the SOTOPIA chart. Missing model × dimension pairs show a dash. */
 export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: SotopiaTableOptions): HTMLTableElement {
-  const {dimensions, models, digits = 2} = options;
+  const {dimensions, models, digits = 2, testIdPrefix = ""} = options;
   const byKey = new Map(rows.map((r) => [`${r.model}\u0000${r.dimension}`, r]));
   const bestOf = new Map((options.best ?? []).map((b) => [b.dimension, b]));
   const table = el("table", undefined, "numeric sotopia-means");
-  table.setAttribute("data-testid", "sotopia-means");
+  table.setAttribute("data-testid", `${testIdPrefix}sotopia-means`);
 
   const thead = table.createTHead();
   const top = thead.insertRow();
@@ -74,16 +76,18 @@ export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: Soto
     tr.append(th, el("td", line.range, "range"));
     for (const model of models) {
       const agg = byKey.get(`${model}\u0000${line.key}`);
-      const mean = statCell("mean", model, line.key, agg?.mean, digits);
+      const mean = statCell("mean", model, line.key, agg?.mean, digits, testIdPrefix);
       const best = bestOf.get(line.key);
       if (agg && best?.best === model) {
         mean.classList.add("best");
         mean.dataset.best = best.significant ? "*" : "yes";
-        const p = best.test ? `; t-test against ${best.second}: p = ${best.test.p.toPrecision(2)}` : "";
+        const p = !best.test ? "" : Number.isNaN(best.test.p)
+          ? `; t-test against ${best.second}: p n/a (fewer than two scores, or no variance)`
+          : `; t-test against ${best.second}: p = ${best.test.p.toPrecision(2)}`;
         mean.title = `highest mean on this dimension${p}`;
         if (best.significant) mean.append(el("sup", "*", "mark"));
       }
-      tr.append(mean, statCell("sd", model, line.key, agg?.sd, digits), statCell("n", model, line.key, agg?.n, digits));
+      tr.append(mean, statCell("sd", model, line.key, agg?.sd, digits, testIdPrefix), statCell("n", model, line.key, agg?.n, digits, testIdPrefix));
     }
   }
   return table;

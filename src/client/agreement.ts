@@ -1,0 +1,189 @@
+// Data for the agreement page: the instance rows from DuckDB-wasm, the raters
+// a reader can compare, and the page's glue around src/lib/agreement.ts
+// (which computes every statistic, as the CLI's `report agreement` does): the
+// options sentence, the differences to draw, and the plain-language summary
+// generated from the agreement table.
+
+import {differences, HUMANS, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterScore, type SpreadBasis} from "../lib/agreement.js";
+import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
+import {sd} from "../lib/stats.js";
+import type {Database} from "./duckdb.js";
+
+/** One row of data/agreement-rows.parquet (loaders/queries/agreement.ts). */
+export interface AgreementScore extends RaterScore {
+  /** How many runs or responses of this rater were averaged into `value`. */
+  responses: number;
+  /** The model (or `human`) that played the rated agent. */
+  model: string;
+}
+
+export interface AgreementRater {
+  rater: string;
+  rater_kind: string;
+  /** Instances (episode, agent, dimension) this rater scored on multiply-rated episodes. */
+  instances: number;
+}
+
+export interface AgreementData {
+  rows: AgreementScore[];
+  /** In order of first appearance in the rows (episode, agent, dimension, rater), as the CLI sees them. */
+  raters: AgreementRater[];
+  /** Human annotators among the raters. */
+  humans: number;
+}
+
+/** Reads `agreement_rows`, in the order of the SQL that built it. */
+export async function loadAgreementRows(db: Database): Promise<AgreementData> {
+  const rows = await db.query<AgreementScore>("SELECT * FROM agreement_rows ORDER BY episode_id, agent, dimension, rater");
+  const raters = new Map<string, AgreementRater>();
+  for (const r of rows) {
+    const known = raters.get(r.rater);
+    if (known) known.instances++;
+    else raters.set(r.rater, {rater: r.rater, rater_kind: r.rater_kind, instances: 1});
+  }
+  return {rows, raters: [...raters.values()], humans: [...raters.values()].filter((r) => r.rater_kind === "human").length};
+}
+
+/**
+ * Rater A by default: the first rater, in row order, that scores as an LLM on
+ * multiply-rated episodes. The same rule as `sociometer report agreement`
+ * without --rater, so the page opens on the CLI's numbers.
+ */
+export function defaultJudge(data: AgreementData): string | undefined {
+  return data.raters.find((r) => data.rows.some((s) => s.rater === r.rater && s.rater_kind === "llm"))?.rater;
+}
+
+/** The choices for A (named raters, LLMs first) and for B (the mean of human annotators first, when there are any). */
+export function raterChoices(data: AgreementData): {a: RaterChoice[]; b: RaterChoice[]; named: Map<string, RaterChoice>} {
+  const sorted = [...data.raters].sort((x, y) => Number(y.rater_kind === "llm") - Number(x.rater_kind === "llm") || y.instances - x.instances || x.rater.localeCompare(y.rater));
+  const named = new Map<string, RaterChoice>(sorted.map((r) => [r.rater, {rater: r.rater}]));
+  const list = [...named.values()];
+  return {a: list, b: data.humans > 0 ? [HUMANS, ...list] : list, named};
+}
+
+/** How a choice is named in the menus: "gpt-4 (llm, 1,176 scores)", "mean of human annotators (8 annotators)". */
+export function choiceLabel(choice: RaterChoice, data: AgreementData): string {
+  if (choice === HUMANS) return `${raterLabel(choice)} (${data.humans} annotator${data.humans === 1 ? "" : "s"})`;
+  const info = data.raters.find((r) => r.rater === choice.rater);
+  return info ? `${info.rater} (${info.rater_kind}, ${info.instances.toLocaleString("en-US")} scores)` : choice.rater;
+}
+
+export const BASIS_LABELS: Record<SpreadBasis, string> = {
+  dimension: "sample sd of B's scores over all instances of the dimension",
+  annotators: "sample sd of the instance's own human annotators (instances with two or more)",
+};
+
+export interface AgreementOptions {
+  a: RaterChoice;
+  b: RaterChoice;
+  bins: number;
+  basis: SpreadBasis;
+}
+
+/** The sentence that says which options produced the numbers under it (a and b are null when no episode has two raters). */
+export function optionsText({a, b, bins, basis}: Omit<AgreementOptions, "a" | "b"> & {a: RaterChoice | null; b: RaterChoice | null}): string {
+  if (a === null || b === null) return "No raters to compare: no episode is scored by two or more raters.";
+  return `A = ${raterLabel(a)}; B = ${raterLabel(b)}; kappa over k = ${bins} equal-width bins; "within one sd" against the ${BASIS_LABELS[basis]}.`;
+}
+
+/** Pearson's stars as in SOTOPIA Table 1: ** for p ≤ 0.01, * for p ≤ 0.05. */
+export function stars(p: number): string {
+  if (Number.isNaN(p)) return "";
+  return p <= 0.01 ? "**" : p <= 0.05 ? "*" : "";
+}
+
+/** The dimensions of the agreement table, in the paper's order, then every dimension pooled. */
+export const AGREEMENT_DIMENSIONS = [...SOTOPIA_DIMENSIONS.map((d) => ({key: d.key, abbrev: d.abbrev, name: d.name, lo: d.lo, hi: d.hi})), {key: "all", abbrev: "ALL", name: "All dimensions pooled", lo: NaN, hi: NaN}];
+
+/**
+ * A − B per instance on one dimension (or every dimension, "all"), as
+ * src/lib/agreement.ts differences() computes it, and the spread the
+ * "within one sd" share uses when it is one number (one dimension, basis
+ * "dimension": the sd of B's scores).
+ */
+export function differenceView(instances: readonly PairedInstance[], dimension: string, basis: SpreadBasis): {diffs: number[]; spread: number | null} {
+  const keys = dimension === "all" ? SOTOPIA_DIMENSIONS.map((d) => d.key) : [dimension];
+  const diffs: number[] = [];
+  for (const key of keys) {
+    const part = instances.filter((i) => i.dimension === key);
+    diffs.push(...differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs);
+  }
+  const spread = dimension !== "all" && basis === "dimension" ? sd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
+  return {diffs, spread: spread !== null && Number.isFinite(spread) ? spread : null};
+}
+
+/** Thresholds of the summary: stated on the page next to it. */
+export const TRUST = {rMin: 0.5, alpha: 0.05, biasShare: 0.05} as const;
+
+export interface SummaryLine {
+  key: "thresholds" | "trusted" | "untrusted" | "bias" | "human-played";
+  text: string;
+}
+
+const fmt = (v: number, digits = 2) => (Number.isNaN(v) ? "n/a" : v.toFixed(digits));
+const signed = (v: number) => `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(2)}`;
+/** A sentence that starts with "the mean of …" gets its capital; rater names keep their own spelling. */
+const cap = (s: string) => (s.startsWith("the ") ? `T${s.slice(1)}` : s);
+const list = (items: string[]) => (items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/** Whether a row passes the summary's threshold: r ≥ rMin with p < alpha (NaN fails). */
+export const passes = (row: AgreementRow): boolean => row.pearson.r >= TRUST.rMin && row.pearson.p < TRUST.alpha;
+
+/**
+ * Answers "on which dimensions can A stand in for B, and which way is A
+ * biased?" in sentences generated from the agreement table's numbers.
+ */
+export function trustSummary(table: readonly AgreementRow[], {a, b}: Pick<AgreementOptions, "a" | "b">): SummaryLine[] {
+  // Named in sentences: "the mean of human annotators", or the rater's name.
+  const A = a === HUMANS ? `the ${raterLabel(a)}` : raterLabel(a);
+  const B = b === HUMANS ? `the ${raterLabel(b)}` : raterLabel(b);
+  const lines: SummaryLine[] = [{
+    key: "thresholds",
+    text: `Thresholds: A stands in for B on a dimension when Pearson's r ≥ ${TRUST.rMin} with p < ${TRUST.alpha} over all of the dimension's ` +
+      `instances; a mean difference A − B counts as a bias when it is at least ${TRUST.biasShare * 100}% of the dimension's range ` +
+      `(${(TRUST.biasShare * 10).toFixed(1)} points on a 0–10 scale).`,
+  }];
+  const trusted: string[] = [];
+  const untrusted: string[] = [];
+  const higher: string[] = [];
+  const lower: string[] = [];
+  const even: string[] = [];
+  const humanPlayed: {abbrev: string; ok: boolean}[] = [];
+  for (const d of SOTOPIA_DIMENSIONS) {
+    const row = table.find((t) => t.dimension === d.key && t.played_by === "all");
+    if (!row || row.n === 0) {
+      untrusted.push(`${d.abbrev} (no paired instances)`);
+      continue;
+    }
+    const r = row.pearson;
+    if (passes(row)) trusted.push(`${d.abbrev} (r = ${fmt(r.r)}, n = ${row.n})`);
+    else if (Number.isNaN(r.r)) untrusted.push(`${d.abbrev} (r n/a: one side has no variance, n = ${row.n})`);
+    else untrusted.push(`${d.abbrev} (r = ${fmt(r.r)}, p = ${r.p < 0.001 ? r.p.toExponential(1) : fmt(r.p, 3)}, n = ${row.n})`);
+    if (Math.abs(row.bias) >= TRUST.biasShare * (d.hi - d.lo)) (row.bias > 0 ? higher : lower).push(`${d.abbrev} (${signed(row.bias)})`);
+    else if (!Number.isNaN(row.bias)) even.push(d.abbrev);
+    const human = table.find((t) => t.dimension === d.key && t.played_by === "human");
+    if (human && human.n > 0) humanPlayed.push({abbrev: d.abbrev, ok: passes(human)});
+  }
+  lines.push({
+    key: "trusted",
+    text: trusted.length
+      ? cap(`${A} can stand in for ${B} on ${list(trusted)}.`)
+      : cap(`${A} cannot stand in for ${B} on any dimension by these thresholds.`),
+  });
+  if (untrusted.length) lines.push({key: "untrusted", text: `Not on ${list(untrusted)}.`});
+  const direction = [
+    higher.length ? `${A} scores higher than ${B} on ${list(higher)}` : "",
+    lower.length ? `lower on ${list(lower)}` : "",
+    even.length ? `within ±${TRUST.biasShare * 100}% of the range on ${list(even)}` : "",
+  ].filter(Boolean);
+  if (direction.length) lines.push({key: "bias", text: `Direction (mean of A − B): ${direction.join("; ")}.`});
+  if (humanPlayed.length) {
+    const ok = humanPlayed.filter((h) => h.ok).map((h) => h.abbrev);
+    lines.push({
+      key: "human-played",
+      text: `On agents played by humans alone, the threshold holds on ${ok.length} of the ${humanPlayed.length} dimensions with such instances` +
+        `${ok.length ? ` (${list(ok)})` : ""}: see the "played by human" columns below.`,
+    });
+  }
+  return lines;
+}

@@ -1,0 +1,61 @@
+// Small DOM helpers shared by the table components. Text only ever goes in
+// through textContent, so names and texts from logs can never inject markup.
+
+/** An element with optional text (set as textContent) and class. */
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (className) node.className = className;
+  return node;
+}
+
+/** A paragraph of plain text, addressable as `data-testid`. */
+export function textBlock(text: string, testId?: string, className?: string): HTMLParagraphElement {
+  const p = el("p", text, className);
+  if (testId) p.setAttribute("data-testid", testId);
+  return p;
+}
+
+/** A collapsed `<details>` holding `content` under a `summary` line: the table behind a chart, one click away. */
+export function details(summary: string, content: Node, testId?: string): HTMLDetailsElement {
+  const d = el("details", undefined, "behind");
+  if (testId) d.setAttribute("data-testid", testId);
+  d.append(el("summary", summary), content);
+  return d;
+}
+
+/** A number with `digits` decimals; "n/a" for NaN, "–" for a missing value. */
+export function fixed(value: number | null | undefined, digits = 2): string {
+  if (value === null || value === undefined) return "–";
+  if (Number.isNaN(value)) return "n/a";
+  return value.toFixed(digits);
+}
+
+/** A p-value: three decimals, or two significant digits in exponent form below 0.001 so small values keep their size. */
+export function pValue(p: number | null | undefined): string {
+  if (p === null || p === undefined) return "–";
+  if (Number.isNaN(p)) return "n/a";
+  if (p === 0) return "≈ 0"; // below the smallest double, or an exact fit
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}
+
+/** A share as a percentage with one decimal. */
+export function percent(share: number): string {
+  return Number.isNaN(share) ? "n/a" : `${(share * 100).toFixed(1)}%`;
+}
+
+/** A numeric table cell that keeps the exact value in data-value and is addressable as data-testid. */
+export function numCell(text: string, value?: number, testId?: string, className = "num"): HTMLTableCellElement {
+  const td = el("td", text, className);
+  if (value !== undefined) td.dataset.value = String(value);
+  if (testId) td.setAttribute("data-testid", testId);
+  return td;
+}
+
+/** A header cell spanning `span` columns or rows. */
+export function headCell(text: string, {colSpan = 1, rowSpan = 1, className}: {colSpan?: number; rowSpan?: number; className?: string} = {}): HTMLTableCellElement {
+  const th = el("th", text, className);
+  th.colSpan = colSpan;
+  th.rowSpan = rowSpan;
+  return th;
+}

@@ -1,0 +1,70 @@
+// The distribution of differences between two raters (A − B) as a Vega-Lite
+// histogram (SOTOPIA Figure 2): bins half a point wide centred on multiples of
+// 0.5, a rule at 0, a rule at the mean difference (the bias) and, when the
+// spread is one number, the ±1 sd band the "within one sd" share counts.
+
+import type {TopLevelSpec} from "vega-lite";
+
+export interface DifferenceHistogramOptions {
+  title: string;
+  /** Mean of the differences, drawn as a rule. */
+  bias: number;
+  /** One sd, drawn as a band around 0, or null when the spread differs per instance or dimension. */
+  spread: number | null;
+  width: number;
+  xTitle: string;
+}
+
+export function differenceHistogram(diffs: readonly number[], options: DifferenceHistogramOptions): TopLevelSpec {
+  const {title, bias, spread, width, xTitle} = options;
+  const extent = Math.max(1, ...diffs.map((d) => Math.ceil(Math.abs(d) + 0.25)), spread !== null ? Math.ceil(spread) : 1);
+  const tickStep = extent <= 6 ? 1 : extent <= 12 ? 2 : 5;
+  const ticks: number[] = [];
+  for (let t = -Math.floor(extent / tickStep) * tickStep; t <= extent; t += tickStep) ticks.push(t);
+  const x = {type: "quantitative" as const, scale: {domain: [-extent, extent], nice: false}, axis: {values: ticks, format: "d"}};
+  return {
+    title: {text: title, anchor: "start", fontSize: 12},
+    width: Math.max(240, Math.min(width, 900) - 80),
+    height: 180,
+    config: {view: {stroke: null}},
+    layer: [
+      ...(spread !== null
+        ? [{
+            data: {values: [{lo: -spread, hi: spread}]},
+            mark: {type: "rect", color: "#9ecae1", opacity: 0.35},
+            encoding: {x: {field: "lo", ...x, title: xTitle}, x2: {field: "hi"}},
+          }]
+        : []),
+      {
+        data: {values: diffs.map((diff) => ({diff}))},
+        transform: [
+          {bin: {step: 0.5, anchor: 0.25}, field: "diff", as: ["from", "to"]},
+          {aggregate: [{op: "count", as: "instances"}], groupby: ["from", "to"]},
+        ],
+        mark: {type: "bar", color: "#4c78a8", tooltip: true},
+        encoding: {
+          x: {field: "from", bin: "binned", ...x, title: xTitle},
+          x2: {field: "to"},
+          y: {field: "instances", type: "quantitative", title: "instances"},
+        },
+      },
+      {
+        data: {values: [{at: 0}]},
+        mark: {type: "rule", color: "#666"},
+        encoding: {x: {field: "at", ...x}},
+      },
+      ...(Number.isFinite(bias)
+        ? [{
+            data: {values: [{at: bias, label: `bias ${bias >= 0 ? "+" : ""}${bias.toFixed(2)}`}]},
+            layer: [
+              {mark: {type: "rule", color: "#d62728", strokeDash: [4, 3], strokeWidth: 2}, encoding: {x: {field: "at", ...x}}},
+              {
+                mark: {type: "text", color: "#d62728", align: "left", dx: 4, y: 0, baseline: "top"},
+                encoding: {x: {field: "at", ...x}, text: {field: "label"}},
+              },
+            ],
+          }]
+        : []),
+    ],
+  } as TopLevelSpec;
+}
