@@ -7,7 +7,7 @@ import {SOTOPIA_STATS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
 import {bestModels, defaultRater, modelAggregates, sotopiaHard, type HardBoundRule, type SotopiaStatRow} from "../../src/lib/sotopia.js";
-import {agreementTable, HUMANS, pairInstances, raterLabel, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
+import {agreementTable, defaultJudge, HUMANS, pairInstances, raterLabel, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
@@ -127,7 +127,7 @@ const agreement: Report = {
     const scores = await rows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
     if (!scores.length) throw new Error("no episode in the store is scored by two or more raters");
     const present = [...new Set(scores.map((s) => s.rater))];
-    const firstLlm = present.find((r) => scores.some((s) => s.rater === r && s.rater_kind === "llm"));
+    const firstLlm = defaultJudge(scores);
     const judges = options.raters?.length ? options.raters : firstLlm ? [firstLlm] : [];
     if (!judges.length) throw new Error("no LLM rater scores an episode that others scored too; name one with --rater");
     const against = options.against ?? HUMANS;

@@ -4,7 +4,7 @@
 // options sentence, the differences to draw, and the plain-language summary
 // generated from the agreement table.
 
-import {differences, HUMANS, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterScore, type SpreadBasis} from "../lib/agreement.js";
+import {differences, HUMANS, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterScore, type SpreadBasis, defaultJudge as defaultJudgeOf} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
 import type {Database} from "./duckdb.js";
@@ -49,9 +49,8 @@ export async function loadAgreementRows(db: Database): Promise<AgreementData> {
  * multiply-rated episodes. The same rule as `sociometer report agreement`
  * without --rater, so the page opens on the CLI's numbers.
  */
-export function defaultJudge(data: AgreementData): string | undefined {
-  return data.raters.find((r) => data.rows.some((s) => s.rater === r.rater && s.rater_kind === "llm"))?.rater;
-}
+/** The rater A the page starts with: the library's choice, as in `sociometer report agreement`. */
+export const defaultJudge = (data: AgreementData): string | undefined => defaultJudgeOf(data.rows);
 
 /** The choices for A (named raters, LLMs first) and for B (the mean of human annotators first, when there are any). */
 export function raterChoices(data: AgreementData): {a: RaterChoice[]; b: RaterChoice[]; named: Map<string, RaterChoice>} {

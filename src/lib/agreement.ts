@@ -53,6 +53,8 @@ export function randolphKappa(items: readonly KappaItem[], bins = 5): Kappa {
 /** One instance seen by an LLM judge and by human annotators. */
 export interface JudgedInstance {
   judge: number;
+  /** Rater B's score when B is not the human score itself. */
+  other?: number;
   /** One score per human annotator (an annotator's repeated responses already averaged). */
   humans: readonly number[];
 }
@@ -129,14 +131,23 @@ export interface Differences {
 
 export function differences(instances: readonly JudgedInstance[], basis: SpreadBasis = "dimension"): Differences {
   const used = basis === "annotators" ? instances.filter((i) => i.humans.length >= 2) : instances;
-  const diffs = used.map((i) => i.judge - humanScore(i));
-  const spread = basis === "dimension" ? sd(used.map(humanScore)) : NaN;
+  // B's score: a named rater's when the instance carries one, else the human score.
+  const reference = (i: JudgedInstance) => i.other ?? humanScore(i);
+  const diffs = used.map((i) => i.judge - reference(i));
+  const spread = basis === "dimension" ? sd(used.map(reference)) : NaN;
   let within = 0;
   used.forEach((i, k) => {
     const s = basis === "dimension" ? spread : sd(i.humans);
     if (Math.abs(diffs[k]) <= s) within++;
   });
   return {n: used.length, diffs, bias: mean(diffs), withinOneSd: used.length ? within / used.length : NaN, basis};
+}
+
+/** The rater A an agreement view starts with: the LLM rater with the most scores on multiply-rated episodes (ties by name). */
+export function defaultJudge(rows: readonly {rater: string; rater_kind: string}[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (r.rater_kind === "llm") counts.set(r.rater, (counts.get(r.rater) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
 }
 
 /** One rater's score of one instance, as the agreement rows ship it. */
@@ -238,7 +249,7 @@ export function agreementTable(instances: readonly PairedInstance[], dimensions:
       let counted = 0;
       for (const d of dimension === ALL ? dimensions : [dimension]) {
         const part = subset.filter((i) => i.dimension === d);
-        const diffs = differences(basis === "annotators" ? part : part.map((i) => ({judge: i.judge, humans: [i.other]})), basis);
+        const diffs = differences(part, basis);
         if (diffs.n) {
           within += diffs.withinOneSd * diffs.n;
           counted += diffs.n;

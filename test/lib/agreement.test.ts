@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {binIndex, differences, perceivedRanges, randolphKappa} from "../../src/lib/agreement.js";
+import {binIndex, defaultJudge, differences, perceivedRanges, randolphKappa} from "../../src/lib/agreement.js";
 
 describe("binIndex", () => {
   it("splits [0, 10] into five bins of width 2, the top bin holding 10", () => {
@@ -63,5 +63,28 @@ describe("differences (hand-worked)", () => {
     expect(d.withinOneSd).toBeCloseTo(2 / 3, 14);
     // Per-instance annotator sd: √2, 0, √2 → within: 1 ≤ 1.414 yes, 0 ≤ 0 yes, 4 no.
     expect(differences(instances, "annotators").withinOneSd).toBeCloseTo(2 / 3, 14);
+  });
+});
+
+describe("differences against a named rater B", () => {
+  it("measures A − B on either basis, with the annotators' own sd on the 'annotators' basis", () => {
+    const instances = [
+      {judge: 8, other: 6, humans: [6, 8]}, // A − B = 2; annotator sd √2 → outside
+      {judge: 5, other: 5, humans: [4, 6]}, // 0 → inside
+    ];
+    const d = differences(instances, "annotators");
+    expect(d.diffs).toEqual([2, 0]);
+    expect(d.withinOneSd).toBe(0.5);
+    // Dimension basis: sd of B's scores (6, 5) = √0.5 → |2| outside, 0 inside.
+    expect(differences(instances).withinOneSd).toBe(0.5);
+  });
+});
+
+describe("defaultJudge", () => {
+  it("picks the LLM rater with the most scores, ties by name, never a human", () => {
+    const rows = [{rater: "b-llm", rater_kind: "llm"}, {rater: "a-llm", rater_kind: "llm"}, {rater: "h", rater_kind: "human"}, {rater: "h", rater_kind: "human"}, {rater: "h", rater_kind: "human"}];
+    expect(defaultJudge(rows)).toBe("a-llm");
+    expect(defaultJudge([...rows, {rater: "b-llm", rater_kind: "llm"}])).toBe("b-llm");
+    expect(defaultJudge([{rater: "h", rater_kind: "human"}])).toBeUndefined();
   });
 });
