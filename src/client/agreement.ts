@@ -15,6 +15,8 @@ export interface AgreementScore extends RaterScore {
   responses: number;
   /** The model (or `human`) that played the rated agent. */
   model: string;
+  /** Multiply-rated episodes in the store, shipped or not. */
+  multiply_rated_episodes: number;
 }
 
 export interface AgreementRater {
@@ -30,6 +32,9 @@ export interface AgreementData {
   raters: AgreementRater[];
   /** Human annotators among the raters. */
   humans: number;
+  /** Multiply-rated episodes shipped, and in the store (the loader ships at most AGREEMENT_LIMIT). */
+  shipped: number;
+  total: number;
 }
 
 /** Reads `agreement_rows`, in the order of the SQL that built it. */
@@ -41,7 +46,10 @@ export async function loadAgreementRows(db: Database): Promise<AgreementData> {
     if (known) known.instances++;
     else raters.set(r.rater, {rater: r.rater, rater_kind: r.rater_kind, instances: 1});
   }
-  return {rows, raters: [...raters.values()], humans: [...raters.values()].filter((r) => r.rater_kind === "human").length};
+  return {
+    rows, raters: [...raters.values()], humans: [...raters.values()].filter((r) => r.rater_kind === "human").length,
+    shipped: new Set(rows.map((r) => r.episode_id)).size, total: rows[0]?.multiply_rated_episodes ?? 0,
+  };
 }
 
 /**

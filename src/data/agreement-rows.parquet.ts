@@ -4,7 +4,7 @@
 // agent. Rank statistics, perceived ranges and kappa need these instance rows;
 // src/lib/agreement.ts pairs and scores them in the page as the CLI does.
 
-import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
-import {emitParquet} from "./store.js";
+import {agreementRowsSql} from "../../loaders/queries/agreement.js";
+import {AGREEMENT_LIMIT, emitParquet} from "./store.js";
 
-await emitParquet(AGREEMENT_ROWS_SQL);
+await emitParquet(agreementRowsSql(AGREEMENT_LIMIT));

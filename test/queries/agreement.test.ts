@@ -7,7 +7,7 @@ import {expect, it} from "vitest";
 import {readdirSync} from "node:fs";
 import {join} from "node:path";
 import {importFiles} from "../../loaders/import/session.js";
-import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
+import {AGREEMENT_ROWS_SQL, agreementRowsSql} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {agreementTable, HUMANS, pairInstances, type RaterScore} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
@@ -47,5 +47,20 @@ describeWithFixtures("agreement among the real human annotators", () => {
     const goal = table.find((r) => r.dimension === "goal" && r.played_by === "all")!.ranges;
     expect([goal.n, goal.groups.length]).toEqual([294, 48]);
     expect(goal.groups.slice(0, 4).map((g) => [g.min, g.max, g.n])).toEqual([[0, 0, 64], [0, 1, 15], [0, 2, 20], [0, 3, 19]]);
+  });
+});
+
+describeWithFixtures("agreementRowsSql with a limit", () => {
+  it("ships the first N multiply-rated episodes by id and says how many there are in all", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f))));
+    await importFiles(store, "sotopia-ratings", readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f)));
+    const limited = await rows<{episode_id: string; multiply_rated_episodes: number}>(store.conn, agreementRowsSql(10));
+    const all = await rows<{episode_id: string}>(store.conn, agreementRowsSql(null));
+    const ids = [...new Set(all.map((r) => r.episode_id))].sort();
+    expect([...new Set(limited.map((r) => r.episode_id))].sort()).toEqual(ids.slice(0, 10));
+    // 147 of the 154 annotated episodes have two or more distinct annotators.
+    expect(limited[0]!.multiply_rated_episodes).toBe(147);
+    expect(ids).toHaveLength(147);
   });
 });
