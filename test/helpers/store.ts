@@ -3,7 +3,9 @@
 import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {afterEach} from "vitest";
+import {afterEach, expect} from "vitest";
+import {ImportError} from "../../loaders/import/errors.js";
+import {importFiles} from "../../loaders/import/session.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 
 const cleanups: (() => void)[] = [];
@@ -44,3 +46,12 @@ export async function snapshot(store: Store): Promise<Record<string, unknown[]>>
 
 export const count = async (store: Store, sql: string): Promise<number> =>
   Number(Object.values((await rows(store.conn, sql))[0])[0]);
+
+/** Imports and expects an ImportError, checking the store is exactly as before; returns the error. */
+export async function expectImportFailure(store: Store, format: string, paths: string[]): Promise<ImportError> {
+  const before = await snapshot(store);
+  const error = await importFiles(store, format, paths).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ImportError);
+  expect(await snapshot(store)).toEqual(before);
+  return error as ImportError;
+}

@@ -1,11 +1,10 @@
 import {describe, expect, it} from "vitest";
-import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {penalisedBel} from "../../src/lib/lifelong.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
-import {count, snapshot, tempStore, writeFile} from "../helpers/store.js";
+import {count, expectImportFailure, tempStore, writeFile} from "../helpers/store.js";
 
 const record = (index: number, overrides: Record<string, unknown> = {}) => ({
   episode_id: `chain-a-${index}`, chain_id: "ana-ben", chain_index: index, memory_mode: "full", harder: index > 3,
@@ -20,13 +19,7 @@ const record = (index: number, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-async function failure(store: Store & {dir: string}, files: string[]): Promise<ImportError> {
-  const before = await snapshot(store);
-  const e = await importFiles(store, "lifelong", files).then(() => null, (x: unknown) => x);
-  expect(e).toBeInstanceOf(ImportError);
-  expect(await snapshot(store)).toEqual(before);
-  return e as ImportError;
-}
+const failure = (store: Store, files: string[]) => expectImportFailure(store, "lifelong", files);
 
 describe("lifelong format", () => {
   it("stores chain position, memory mode, scores and the eight checkpoint labels per rater", async () => {

@@ -2,23 +2,12 @@
 
 import {describe, expect, it} from "vitest";
 import {readFileSync, writeFileSync} from "node:fs";
-import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
-import {rows, type Store} from "../../loaders/store/db.js";
+import {rows} from "../../loaders/store/db.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {count, snapshot, tempStore, writeFile} from "../helpers/store.js";
+import {count, expectImportFailure, snapshot, tempStore, writeFile} from "../helpers/store.js";
 
-/** Imports and expects an ImportError; returns it after checking the store is exactly as before. */
-async function expectRejected(store: Store, format: string, paths: string[]): Promise<ImportError> {
-  const before = await snapshot(store);
-  const error = await importFiles(store, format, paths).then(
-    () => { throw new Error("the import should have failed"); },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportError);
-  expect(await snapshot(store)).toEqual(before);
-  return error as ImportError;
-}
+const expectRejected = expectImportFailure;
 
 const scores = (overrides: Record<string, unknown>) => {
   const base = dumpRecord("x").raw_rewards as [number, Record<string, unknown>][];

@@ -6,7 +6,7 @@ import {importFiles} from "../../loaders/import/session.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {count, snapshot, tempStore, writeFile} from "../helpers/store.js";
+import {count, expectImportFailure, tempStore, writeFile} from "../helpers/store.js";
 
 const HEADER = "episode_id,agent,dimension,rater,value,rationale\n";
 
@@ -16,13 +16,7 @@ async function storeWithEpisode(): Promise<Store & {dir: string}> {
   return store;
 }
 
-async function failure(store: Store & {dir: string}, csv: string): Promise<ImportError> {
-  const before = await snapshot(store);
-  const e = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "r.csv", csv)]).then(() => null, (x: unknown) => x);
-  expect(e).toBeInstanceOf(ImportError);
-  expect(await snapshot(store)).toEqual(before);
-  return e as ImportError;
-}
+const failure = (store: Store & {dir: string}, csv: string) => expectImportFailure(store, "sotopia-ratings", [writeFile(store.dir, "r.csv", csv)]);
 
 describe("sotopia-ratings, long layout", () => {
   it("stores human scores by seat number or participant name, with multi-line quoted rationales", async () => {
