@@ -52,6 +52,8 @@ export default {
     {name: "Overview", path: "/"},
     {name: "SOTOPIA", path: "/sotopia"},
     {name: "Evaluator agreement", path: "/agreement"},
+    {name: "LIFELONG-SOTOPIA", path: "/lifelong"},
+    {name: "HSII", path: "/hsii"},
     {name: "Episode viewer", path: "/episodes"},
   ],
   // The default global stylesheet loads web fonts from a CDN.

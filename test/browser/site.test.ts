@@ -13,7 +13,7 @@ import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {
-  buildSite, cellErrors, findChromium, humanRatingsCsv, launchBrowser, runCli, serveStatic, watchedContext, type InstanceScore,
+  buildSite, cellErrors, findChromium, humanRatingsCsv, launchBrowser, REPO, runCli, serveStatic, watchedContext, type InstanceScore,
 } from "./helpers.js";
 
 const CHROMIUM = findChromium();
@@ -22,6 +22,9 @@ if (!CHROMIUM) console.warn("SKIPPING browser tests: no `chromium` on PATH (apt-
 const describeBrowser = CHROMIUM ? describeWithFixtures : describe.skip;
 
 const SOTOPIA_FIXTURE = fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl");
+/** The sample LIFELONG-SOTOPIA chains (with human checkpoint labels) and HSII runs (with COT rounds). */
+const LIFELONG_SAMPLE = join(REPO, "data", "samples", "lifelong", "chains.jsonl");
+const HSII_SAMPLE = join(REPO, "data", "samples", "hsii", "runs.jsonl");
 
 /** Markup in log text that must show up as literal text, never run. */
 const IMG_PAYLOAD = "<img src=x onerror=window.__pwned=1>";
@@ -127,7 +130,54 @@ const PAGES: Record<string, string[]> = {
     ".vega-chart svg",
   ],
   "/episodes": ["[data-testid=transcript]"],
+  "/lifelong": [
+    "[data-testid=curve-table] tbody tr",
+    "[data-testid=range-table] tbody tr",
+    "[data-testid=belext-table] tbody tr",
+    ".vega-chart svg",
+  ],
+  "/hsii": [
+    "[data-testid=hsii-table] tbody tr",
+    "[data-testid=bias-table] tbody tr",
+    "[data-testid=cot-table] tbody tr",
+    ".vega-chart svg",
+  ],
 };
+
+/** One row of `report lifelong --format json` (NaN comes as null). */
+interface LifelongReportRow {
+  model: string;
+  memory: string;
+  index: number;
+  n: number;
+  bel: number | null;
+  bel_low: number | null;
+  bel_high: number | null;
+  goal: number | null;
+  goal_low: number | null;
+  goal_high: number | null;
+  penalised_bel: number | null;
+  penalised_n: number;
+}
+
+/** One row of `report belext --format json`. */
+type BelextReportRow = {checklist: string; checkpoint: string} & Record<"n" | "tp" | "fp" | "tn" | "fn", number> & Record<"precision" | "recall" | "f1", number | null>;
+
+/** One row of `report hsii --format json`. */
+type HsiiReportRow = {model: string} & Record<"n" | "n1" | "n2" | "r1" | "r2" | "abs_target" | "r3" | "r4" | "hsii", number | null>;
+
+/** Every data-testid under `prefix` on the page with its data-value, in one round trip. */
+function testValues(page: Page, prefix: string): Promise<Record<string, string | null>> {
+  return page.evaluate((p) => Object.fromEntries([...document.querySelectorAll(`[data-testid^="${p}"]`)]
+    .map((e) => [e.getAttribute("data-testid"), e.getAttribute("data-value")])), prefix);
+}
+
+/** A shown value against the CLI's: null (NaN in JSON) must show as NaN; numbers within 1e-9. */
+function expectSame(shown: string | null | undefined, expected: number | null, where: string): void {
+  expect(shown, `${where} is on the page`).not.toBeUndefined();
+  if (expected === null) expect(Number(shown), where).toBeNaN();
+  else expect(Math.abs(Number(shown) - expected), `${where}: page ${shown}, CLI ${expected}`).toBeLessThanOrEqual(1e-9);
+}
 
 /** Waits until every marker of a page is there (some sit in closed <details>: attached, not visible). */
 async function ready(page: Page, path: string): Promise<void> {
@@ -154,6 +204,13 @@ describeBrowser("the built site", () => {
   let hardTasks: {notes: string[]; rows: {task_id: string; difficulty: number}[]};
   let agreement: {notes: string[]; rows: AgreementReportRow[]};
   let agreementOther: {notes: string[]; rows: AgreementReportRow[]};
+  let lifelong: {notes: string[]; rows: LifelongReportRow[]};
+  let lifelongCi: {notes: string[]; rows: LifelongReportRow[]};
+  let belext: {notes: string[]; rows: BelextReportRow[]};
+  let belextPass: {notes: string[]; rows: BelextReportRow[]};
+  let hsii: {notes: string[]; rows: HsiiReportRow[]};
+  let hsiiAlpha: {notes: string[]; rows: HsiiReportRow[]};
+  let cot: {notes: string[]; rows: {model: string; runs: number; complexity: number; success_with_cot: number}[]};
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "sociometer-site-"));
@@ -173,6 +230,8 @@ describeBrowser("the built site", () => {
       {name: XSS_RATER, offset: 1, every: 3},
     ]));
     await runCli(["import", "sotopia-ratings", humanRatings, "--db", store, "--quiet"]);
+    await runCli(["import", "lifelong", LIFELONG_SAMPLE, "--db", store, "--quiet"]);
+    await runCli(["import", "hsii", HSII_SAMPLE, "--db", store, "--quiet"]);
     // The reports open the store read-only, so they run while the site builds from it.
     const json = async (args: string[]) => JSON.parse((await runCli(["report", ...args, "--format", "json", "--db", store])).stdout);
     const [build, ...reports] = await Promise.all([
@@ -183,8 +242,15 @@ describeBrowser("the built site", () => {
       json(["agreement"]),
       json(["agreement", "--bins", "3", "--basis", "annotators"]),
       json(["sotopia", "--rater", "humans"]),
+      json(["lifelong"]),
+      json(["lifelong", "--band", "ci95", "--variance", "population"]),
+      json(["belext"]),
+      json(["belext", "--positive", "pass"]),
+      json(["hsii"]),
+      json(["hsii", "--alpha", "0.5"]),
+      json(["cot"]),
     ]);
-    [report, hardReport, hardTasks, agreement, agreementOther, humansReport] = reports;
+    [report, hardReport, hardTasks, agreement, agreementOther, humansReport, lifelong, lifelongCi, belext, belextPass, hsii, hsiiAlpha, cot] = reports;
     console.log(`site built in ${(build.ms / 1000).toFixed(1)} s`);
     const server = await serveStatic(build.dist);
     origin = server.origin;
@@ -349,6 +415,101 @@ describeBrowser("the built site", () => {
       expect(await page.locator("main img, main script").count()).toBe(0);
       await page.waitForTimeout(300);
       expect(await page.evaluate(() => (window as {__pwned?: unknown}).__pwned)).toBeUndefined();
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("shows the same LIFELONG-SOTOPIA curves and checkpoint validation as `report lifelong` and `report belext`, for their options", async () => {
+    const {context, problems, open} = await watchedContext(browser);
+    try {
+      const page = await open(`${origin}/lifelong`);
+      await ready(page, "/lifelong");
+      const checkCurves = async (rows: LifelongReportRow[], label: string) => {
+        expect(rows.length).toBeGreaterThan(0);
+        const shown = await testValues(page, "curve-");
+        for (const row of rows) {
+          const id = `curve-${row.model}-${row.memory}-${row.index}`;
+          const where = `${label} ${id}`;
+          expect(Number(shown[`${id}-bel-n`]), where).toBe(row.n);
+          expect(Number(shown[`${id}-penalised-n`]), where).toBe(row.penalised_n);
+          for (const [key, value] of [["bel", row.bel], ["bel-low", row.bel_low], ["bel-high", row.bel_high], ["goal", row.goal],
+            ["goal-low", row.goal_low], ["goal-high", row.goal_high], ["penalised", row.penalised_bel]] as const) {
+            expectSame(shown[`${id}-${key}`], value, `${where}-${key}`);
+          }
+        }
+      };
+      // Both open on the same rater and the same band.
+      expect(lifelong.notes[0]).toContain("rater: gpt-4; band: ± one sample sd");
+      expect(await page.getByTestId("lifelong-options").textContent()).toContain("Rater: gpt-4; band ± one sample sd");
+      await checkCurves(lifelong.rows, "sd");
+      await page.getByLabel("95% CI of the mean").check();
+      await page.getByLabel("population sd").check();
+      await expect.poll(() => page.getByTestId("lifelong-options").textContent()).toContain("95% confidence interval");
+      await checkCurves(lifelongCi.rows, "ci95");
+      // The harder scenarios are marked in the sample: some rows say so.
+      expect(await page.locator("[data-testid=curve-table] tbody").textContent()).toContain("yes");
+
+      const checkBelext = async (rows: BelextReportRow[], label: string) => {
+        expect(rows.length).toBe(8);
+        const shown = await testValues(page, "belext-");
+        for (const row of rows) {
+          for (const key of ["n", "tp", "fp", "tn", "fn", "precision", "recall", "f1"] as const) {
+            expectSame(shown[`belext-${row.checkpoint}-${key}`], row[key], `${label} ${row.checkpoint} ${key}`);
+          }
+        }
+      };
+      await checkBelext(belext.rows, "fail");
+      await page.getByLabel("passes the checkpoint").check();
+      await expect.poll(() => page.getByTestId("belext-options").textContent()).toContain("positive class: passes the checkpoint");
+      await checkBelext(belextPass.rows, "pass");
+      expect(await page.getByTestId("belext-options").textContent()).toContain("checklist paper");
+      expect(await page.locator("main img, main script").count()).toBe(0);
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("shows the same HSII table as `report hsii`, follows the α slider to `report hsii --alpha 0.5`, and the same COT complexity as `report cot`", async () => {
+    const {context, problems, open} = await watchedContext(browser);
+    try {
+      const page = await open(`${origin}/hsii`);
+      await ready(page, "/hsii");
+      const checkHsii = async (rows: HsiiReportRow[], label: string) => {
+        expect(rows.length).toBeGreaterThan(0);
+        const shown = await testValues(page, "hsii-");
+        for (const row of rows) {
+          for (const [key, value] of [["n", row.n], ["n1", row.n1], ["n2", row.n2], ["r1", row.r1], ["r2", row.r2], ["abs-target", row.abs_target],
+            ["r3", row.r3], ["r4", row.r4], ["score", row.hsii]] as const) {
+            expectSame(shown[`hsii-${row.model}-${key}`], value, `${label} ${row.model} ${key}`);
+          }
+        }
+      };
+      expect(hsii.notes[0]).toContain("judge: gpt-4; win policy: mean");
+      expect(await page.getByTestId("hsii-options").textContent()).toContain("Judge: gpt-4; win policy: mean");
+      await checkHsii(hsii.rows, "default");
+
+      // Move the α slider to 0.5 as a reader would: set the range input and dispatch input.
+      await page.locator("[data-testid=alpha] input[type=range]").evaluate((input: HTMLInputElement) => {
+        input.value = "0.5";
+        input.dispatchEvent(new Event("input", {bubbles: true}));
+      });
+      await expect.poll(() => page.getByTestId("hsii-options").textContent()).toContain("α = 0.5, β = 1, γ = 1");
+      await checkHsii(hsiiAlpha.rows, "alpha 0.5");
+      for (const row of hsiiAlpha.rows) {
+        const before = hsii.rows.find((r) => r.model === row.model)!;
+        expect(row.hsii, `${row.model}: α changes the score`).not.toBe(before.hsii);
+      }
+
+      const shownCot = await testValues(page, "cot-");
+      expect(cot.rows.length).toBeGreaterThan(0);
+      for (const row of cot.rows) {
+        expect(Number(shownCot[`cot-${row.model}-runs`]), row.model).toBe(row.runs);
+        expectSame(shownCot[`cot-${row.model}-complexity`], row.complexity, `${row.model} complexity`);
+        expectSame(shownCot[`cot-${row.model}-with`], row.success_with_cot, `${row.model} success with COT`);
+      }
       expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
     } finally {
       await context.close();

@@ -8,13 +8,19 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
 import {afterAll, beforeAll, expect, it} from "vitest";
-import {rows} from "../../loaders/store/db.js";
+import {openStore, rows} from "../../loaders/store/db.js";
 import {VIEWER_LIMIT} from "../../src/data/store.js";
 import {humanRatingsCsv, runCli} from "../browser/helpers.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, FIXTURES, fixture, REPO} from "../helpers/fixtures.js";
 
-const LOADERS = ["overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "words-per-turn"] as const;
+const LOADERS = [
+  "overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "words-per-turn",
+  "lifelong-instances", "checkpoint-pairs", "checkpoint-failures", "hsii-cases", "hsii-cot",
+] as const;
+/** The sample LIFELONG-SOTOPIA chains (810 episodes, two agents, gpt-4 and a human on some) and HSII runs (480). */
+const LIFELONG_SAMPLE = join(REPO, "data", "samples", "lifelong", "chains.jsonl");
+const HSII_SAMPLE = join(REPO, "data", "samples", "hsii", "runs.jsonl");
 const SOTOPIA_FIXTURE = fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl");
 /** Episodes of the fixture that two annotators also score: the only multiply-rated ones. */
 const ANNOTATED = 2;
@@ -44,6 +50,7 @@ describeWithFixtures("data loaders", () => {
   let dir: string;
   let db: DuckDBInstance;
   let conn: DuckDBConnection;
+  let storePath: string;
   const parquet = (name: string) => `'${join(dir, `${name}.parquet`)}'`;
 
   beforeAll(async () => {
@@ -59,6 +66,9 @@ describeWithFixtures("data loaders", () => {
     writeFileSync(humans, humanRatingsCsv(near, [{name: "annotator-01", offset: 0}, {name: "annotator-02", offset: 1}]));
     await runCli(["import", "sotopia", SOTOPIA_FIXTURE, filler, "--db", store, "--quiet"]);
     await runCli(["import", "sotopia-ratings", humans, "--db", store, "--quiet"]);
+    await runCli(["import", "lifelong", LIFELONG_SAMPLE, "--db", store, "--quiet"]);
+    await runCli(["import", "hsii", HSII_SAMPLE, "--db", store, "--quiet"]);
+    storePath = store;
     await Promise.all(LOADERS.map((name) => runLoader(name, store, join(dir, `${name}.parquet`))));
     db = await DuckDBInstance.create(":memory:");
     conn = await db.connect();
@@ -72,7 +82,7 @@ describeWithFixtures("data loaders", () => {
 
   it("never ship an absolute path: sources are named by file name only", async () => {
     const sources = await rows<{name: string}>(conn, `SELECT name FROM ${parquet("overview")} WHERE section = 'source' ORDER BY name`);
-    expect(sources.map((s) => s.name)).toEqual(["example_episodes.jsonl", "filler.jsonl", "human_ratings.csv"]);
+    expect(sources.map((s) => s.name)).toEqual(["chains.jsonl", "example_episodes.jsonl", "filler.jsonl", "human_ratings.csv", "runs.jsonl"]);
     for (const name of LOADERS) {
       const columns = await rows<{column_name: string; column_type: string}>(conn, `DESCRIBE SELECT * FROM ${parquet(name)}`);
       for (const {column_name} of columns.filter((c) => c.column_type === "VARCHAR")) {
@@ -151,5 +161,46 @@ describeWithFixtures("data loaders", () => {
       expect(row?.turns, model).toBeGreaterThan(0);
       expect(row!.words, model).toBeGreaterThanOrEqual(row!.turns);
     }
+  });
+
+  it("ship LIFELONG-SOTOPIA instance rows, checkpoint pairs and failure counts: every lifelong rating, nothing else", async () => {
+    const store = await openStore(storePath, {readOnly: true});
+    const sconn = store.conn;
+    try {
+      const [expected] = await rows<{episodes: number; checkpoints: number; failed: number}>(sconn,
+        `SELECT count(DISTINCT e.episode_id) AS episodes,
+                count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%') AS checkpoints,
+                count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%' AND r.value = 0) AS failed
+         FROM episodes e JOIN ratings r USING (episode_id) WHERE e.benchmark = 'lifelong-sotopia'`);
+      const [instances] = await rows<{episodes: number; checkpoints: number; failed: number; raters: string; memory: string}>(conn,
+        `SELECT count(DISTINCT episode_id) AS episodes, sum(checkpoints)::INTEGER AS checkpoints, sum(failed)::INTEGER AS failed,
+                string_agg(DISTINCT rater, ',' ORDER BY rater) AS raters, string_agg(DISTINCT memory_mode, ',' ORDER BY memory_mode) AS memory
+         FROM ${parquet("lifelong-instances")}`);
+      expect(instances.episodes).toBe(810);
+      expect({episodes: instances.episodes, checkpoints: instances.checkpoints, failed: instances.failed}).toEqual(expected);
+      expect(instances.raters.split(",")).toContain("gpt-4");
+      const [failures] = await rows<{n: number; failed: number}>(conn, `SELECT sum(n)::INTEGER AS n, sum(failed)::INTEGER AS failed FROM ${parquet("checkpoint-failures")}`);
+      expect(failures).toEqual({n: expected.checkpoints, failed: expected.failed});
+      const pairs = await rows<{llm_rater: string; checkpoints: number; outside: number}>(conn,
+        `SELECT llm_rater, count(DISTINCT dimension) AS checkpoints, count(*) FILTER (WHERE llm NOT IN (0, 1) OR human NOT IN (0, 1)) AS outside
+         FROM ${parquet("checkpoint-pairs")} GROUP BY llm_rater`);
+      expect(pairs).toEqual([{llm_rater: "gpt-4", checkpoints: 8, outside: 0}]);
+    } finally {
+      store.close();
+    }
+  });
+
+  it("ship HSII cases once per judging rater, and COT rounds as lists of booleans", async () => {
+    const [cases] = await rows<{episodes: number; unjudged: number; models: number}>(conn,
+      `SELECT count(DISTINCT episode_id) AS episodes, count(*) FILTER (WHERE rater IS NULL) AS unjudged, count(DISTINCT model) AS models FROM ${parquet("hsii-cases")}`);
+    expect(cases.episodes).toBe(480);
+    expect(cases.models).toBeGreaterThan(1);
+    const [dupes] = await rows<{n: number}>(conn, `SELECT count(*) AS n FROM (SELECT episode_id, rater FROM ${parquet("hsii-cases")} GROUP BY ALL HAVING count(*) > 1)`);
+    expect(dupes.n).toBe(0);
+    const [cot] = await rows<{runs: number; type: string; empty: number}>(conn,
+      `SELECT count(*) AS runs, any_value(typeof(rounds)) AS type, count(*) FILTER (WHERE len(rounds) = 0) AS empty FROM ${parquet("hsii-cot")}`);
+    expect(cot.runs).toBeGreaterThan(0);
+    expect(cot.type).toBe("BOOLEAN[]");
+    expect(cot.empty).toBe(0);
   });
 });

@@ -1,0 +1,62 @@
+// Data for the HSII page: case rows and COT rounds from DuckDB-wasm, and the
+// page's glue around src/lib/hsii.ts (which computes every number, as the
+// CLI's `report hsii` and `report cot` do): judges, the options sentence and
+// the COT rows per model.
+
+import {cotSummary, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
+import type {Database} from "./duckdb.js";
+
+/** One row of data/hsii-cot.parquet. */
+export interface CotRow {
+  model: string;
+  case_id: string;
+  cluster: string | null;
+  variant: string;
+  rounds: boolean[];
+}
+
+export interface HsiiData {
+  cases: HsiiCaseRow[];
+  cot: CotRow[];
+  /** Judging raters, sorted: the CLI's default is the first. */
+  raters: string[];
+}
+
+export async function loadHsii(db: Database): Promise<HsiiData> {
+  const cases = await db.query<HsiiCaseRow>("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+  const cot = await db.query<CotRow>("SELECT * FROM hsii_cot ORDER BY model, case_id, variant");
+  const raters = [...new Set(cases.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
+  return {cases, cot, raters};
+}
+
+export type CotFilter = "both" | "with" | "without";
+
+/** The `cot` option of hsiiByModel for a COT filter. */
+export const cotOption = (f: CotFilter): boolean | undefined => (f === "with" ? true : f === "without" ? false : undefined);
+
+export const POLICY_TEXT: Record<WinPolicy, string> = {
+  mean: "mean (win 1, tie 0.5, loss 0, averaged over both orders)",
+  strict: "strict (a win only when both orders say win)",
+  first: "first (the forward order only)",
+};
+
+/** The sentence that says which options produced the numbers. */
+export function hsiiOptionsText({rater, policy, formula, weights, cot}: {rater: string | null; policy: WinPolicy; formula: HsiiFormula; weights: HsiiWeights; cot: CotFilter}): string {
+  const score = formula === "eq1"
+    ? `Eq. 1, ι = r1·(1 + α·r2·(1 + β·(r3 + γ·r4))) with α = ${weights.alpha}, β = ${weights.beta}, γ = ${weights.gamma}`
+    : "ι = r1·(1 + r2·(r3 + r4)), the form that reproduces HSII Table 1 (α, β, γ do not apply)";
+  const runs = cot === "both" ? "runs with and without COT" : cot === "with" ? "runs with COT only" : "runs without COT only";
+  return `Judge: ${rater ?? "none (no stage-3/4 judgments)"}; win policy: ${POLICY_TEXT[policy]}; score: ${score}; ${runs}.`;
+}
+
+/** Table 2 per model, and the success-by-rounds curve up to `maxK`. */
+export function cotByModel(runs: readonly CotRow[], {cap, threshold, maxK}: {cap: number; threshold: number; maxK: number}):
+  {summaries: (CotSummary & {model: string})[]; curve: {model: string; k: number; share: number}[]} {
+  const models = [...new Set(runs.map((r) => r.model))];
+  const summaries = models.map((model) => ({model, ...cotSummary(runs.filter((r) => r.model === model), {cap, threshold})}));
+  const curve = models.flatMap((model) => successByRounds(runs.filter((r) => r.model === model), maxK, cap).map((p) => ({model, ...p})));
+  return {summaries, curve};
+}
+
+/** The longest COT run (rounds after round 0): how far the curve can go. */
+export const longestRun = (runs: readonly CotRow[]): number => Math.max(1, ...runs.map((r) => r.rounds.length - 1));

@@ -1,0 +1,173 @@
+// Data for the LIFELONG-SOTOPIA page: the instance rows, checkpoint pairs and
+// failure counts from DuckDB-wasm, and the page's glue around
+// src/lib/lifelong.ts (which computes every number, as the CLI's
+// `report lifelong` and `report belext` do): rater choices, the options
+// sentence, the index-range table and the logged-vs-own penalised BEL check.
+
+import {CHECKPOINT_SETS} from "../lib/dimensions.js";
+import {confusion, instancePenalisedBel, meanSd, validation, type BandKind, type LifelongInstance, type PositiveClass, type Validation} from "../lib/lifelong.js";
+import {moments, type VarianceKind} from "../lib/stats.js";
+import type {Database} from "./duckdb.js";
+
+/** One row of data/checkpoint-pairs.parquet. */
+export interface CheckpointPair {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  llm_rater: string;
+  human_rater: string;
+  llm: number;
+  human: number;
+}
+
+/** One row of data/checkpoint-failures.parquet. */
+export interface CheckpointFailures {
+  dimension: string;
+  rater: string;
+  model: string;
+  memory_mode: string;
+  chain_index: number;
+  n: number;
+  failed: number;
+}
+
+export interface LifelongData {
+  instances: LifelongInstance[];
+  pairs: CheckpointPair[];
+  failures: CheckpointFailures[];
+}
+
+/** Reads the three tables, in the order of the SQL that built them (the order the CLI sees). */
+export async function loadLifelong(db: Database): Promise<LifelongData> {
+  const instances = await db.query<LifelongInstance>(
+    "SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater");
+  const pairs = await db.query<CheckpointPair>("SELECT * FROM checkpoint_pairs ORDER BY dimension, episode_id, agent");
+  const failures = await db.query<CheckpointFailures>("SELECT * FROM checkpoint_failures ORDER BY dimension, rater, model, memory_mode, chain_index");
+  return {instances, pairs, failures};
+}
+
+/** Raters in row order; the default is the CLI's: the first LLM rater with a BEL score. */
+export function lifelongRaters(instances: readonly LifelongInstance[]): {raters: {rater: string; kind: string; n: number}[]; initial: string | undefined} {
+  const raters = new Map<string, {rater: string; kind: string; n: number}>();
+  for (const i of instances) {
+    const r = raters.get(i.rater) ?? {rater: i.rater, kind: i.rater_kind, n: 0};
+    r.n++;
+    raters.set(i.rater, r);
+  }
+  const list = [...raters.values()];
+  const initial = list.find((r) => instances.some((i) => i.rater === r.rater && i.rater_kind === "llm" && i.bel !== null))?.rater ?? list[0]?.rater;
+  return {raters: list, initial};
+}
+
+export const BAND_LABELS: Record<BandKind, string> = {sd: "± one sd", ci95: "95% CI of the mean"};
+
+/** The sentence that says which options produced the curves and tables. */
+export function curveOptionsText(rater: string, band: BandKind, variance: VarianceKind): string {
+  const b = band === "sd"
+    ? `band ± one ${variance} sd`
+    : "band: 95% confidence interval of the mean (Student's t, n − 1 df; uses the sample sd whatever the sd choice)";
+  return `Rater: ${rater}; ${b}. Penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight checkpoint labels; n/a without a full checklist.`;
+}
+
+/** A checklist by name, and how the page names one of its checkpoints. */
+export function checkpointInfo(dimension: string): {set: string; key: string; label: string; paper: boolean} {
+  const [, set = "?", key = dimension] = dimension.split(":");
+  const list = CHECKPOINT_SETS.find((s) => s.name === set);
+  const found = list?.checkpoints.find((c) => c.key === key);
+  // The sonzai-python checklist keeps its own names, shown as they are.
+  const label = set === "paper" && found ? `${found.label} (${key})` : key;
+  return {set, key, label, paper: set === "paper"};
+}
+
+/** What the page says about a checklist: the paper's, or another implementation's own list. */
+export function checklistText(sets: readonly string[]): string {
+  if (sets.length === 0) return "No checkpoint labels by this rater.";
+  return sets.map((s) => {
+    const info = CHECKPOINT_SETS.find((c) => c.name === s);
+    if (s === "paper") return "checklist paper: the eight BELEXT checkpoints of LIFELONG-SOTOPIA §3.4";
+    return `checklist ${s}: ${info?.description ?? "not a checklist the workbench knows"}; its checkpoint names are shown as the log gives them, not mapped to the paper's`;
+  }).join("; ") + ".";
+}
+
+/** Failure rate per (checkpoint, memory mode, chain index) for one rater, pooled over the chosen models. */
+export function failureRates(failures: readonly CheckpointFailures[], {rater, model}: {rater: string; model: string | null}):
+  {dimension: string; checklist: string; checkpoint: string; memory_mode: string; chain_index: number; n: number; failed: number; rate: number}[] {
+  const groups = new Map<string, {dimension: string; memory_mode: string; chain_index: number; n: number; failed: number}>();
+  for (const f of failures) {
+    if (f.rater !== rater || (model !== null && f.model !== model)) continue;
+    const key = `${f.dimension}\u0000${f.memory_mode}\u0000${f.chain_index}`;
+    const g = groups.get(key) ?? {dimension: f.dimension, memory_mode: f.memory_mode, chain_index: f.chain_index, n: 0, failed: 0};
+    g.n += f.n;
+    g.failed += f.failed;
+    groups.set(key, g);
+  }
+  return [...groups.values()].map((g) => {
+    const info = checkpointInfo(g.dimension);
+    return {...g, checklist: info.set, checkpoint: info.label, rate: g.n ? g.failed / g.n : NaN};
+  });
+}
+
+export interface ValidationRow extends Validation {
+  dimension: string;
+  checklist: string;
+  checkpoint: string;
+  label: string;
+  n: number;
+}
+
+/** LLM raters that label checkpoints beside a human, in row order (the CLI's default is the first). */
+export const validationRaters = (pairs: readonly CheckpointPair[]): string[] => [...new Set(pairs.map((p) => p.llm_rater))];
+
+/** Table 1 per checkpoint for one LLM rater, in the CLI's order. */
+export function validationRows(pairs: readonly CheckpointPair[], rater: string, positive: PositiveClass): ValidationRow[] {
+  const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
+  for (const p of pairs) {
+    if (p.llm_rater !== rater) continue;
+    byCheckpoint.set(p.dimension, [...(byCheckpoint.get(p.dimension) ?? []), {llm: p.llm, human: p.human}]);
+  }
+  return [...byCheckpoint.entries()].map(([dimension, list]) => {
+    const info = checkpointInfo(dimension);
+    return {dimension, checklist: info.set, checkpoint: info.key, label: info.label, n: list.length, ...validation(confusion(list, positive))};
+  });
+}
+
+export interface RangeRow {
+  model: string;
+  memory_mode: string;
+  bel: ReturnType<typeof meanSd>;
+  goal: ReturnType<typeof meanSd>;
+  penalised: ReturnType<typeof meanSd>;
+}
+
+/** Mean ± sd of BEL, GOAL and penalised BEL per (model, memory mode) over chain indices from..to (Appendix G Table 2). */
+export function rangeTable(instances: readonly LifelongInstance[], {rater, from, to, variance}: {rater: string; from: number; to: number; variance: VarianceKind}): RangeRow[] {
+  const groups = new Map<string, {model: string; memory_mode: string; bel: number[]; goal: number[]; penalised: number[]}>();
+  for (const i of instances) {
+    if (i.rater !== rater || i.chain_index < from || i.chain_index > to) continue;
+    const key = `${i.model}\u0000${i.memory_mode}`;
+    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, bel: [], goal: [], penalised: []};
+    if (i.bel !== null) g.bel.push(i.bel);
+    if (i.goal !== null) g.goal.push(i.goal);
+    const p = instancePenalisedBel(i);
+    if (p !== null) g.penalised.push(p);
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .map((g) => ({model: g.model, memory_mode: g.memory_mode, bel: meanSd(moments(g.bel), variance), goal: meanSd(moments(g.goal), variance), penalised: meanSd(moments(g.penalised), variance)}))
+    .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode));
+}
+
+/** Instances whose log reports its own penalised BEL, and how many differ from the workbench's (Eq. 1 on the same rater's BEL and labels). */
+export function loggedBelCheck(instances: readonly LifelongInstance[], rater: string): {logged: number; differ: number; uncomputable: number} {
+  let logged = 0;
+  let differ = 0;
+  let uncomputable = 0;
+  for (const i of instances) {
+    if (i.rater !== rater || i.logged_bel_extended === null) continue;
+    logged++;
+    const own = instancePenalisedBel(i);
+    if (own === null) uncomputable++;
+    else if (Math.abs(own - i.logged_bel_extended) > 1e-9) differ++;
+  }
+  return {logged, differ, uncomputable};
+}

@@ -1,0 +1,122 @@
+// HSII tables and charts: Table 1 per model, the position-bias audit, COT
+// complexity (Table 2), the per-cluster breakdown, the stage funnel and the
+// success-by-rounds curve. Tables use DOM calls and textContent only; every
+// number keeps its exact value in data-value and has a data-testid.
+
+import type {TopLevelSpec} from "vega-lite";
+import type {CotSummary, HsiiModelRow} from "../lib/hsii.js";
+import {el, fixed, numCell, percent} from "./dom.js";
+
+function cell(value: number, testId: string | undefined, digits = 3): HTMLTableCellElement {
+  const td = numCell(fixed(value, digits), undefined, testId);
+  td.dataset.value = Number.isNaN(value) ? "NaN" : String(value);
+  return td;
+}
+
+const count = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+
+/** HSII Table 1: n, r1, r2, absolute target rate, r3, r4, HSII per model (and cluster). */
+export function hsiiTable(rows: readonly (HsiiModelRow & {cluster?: string | null})[], {testIdPrefix = "hsii", byCluster = false} = {}): HTMLTableElement {
+  const table = el("table", undefined, "numeric hsii-table");
+  table.setAttribute("data-testid", `${testIdPrefix}-table`);
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "Model"));
+  if (byCluster) head.append(el("th", "Cluster"));
+  for (const h of ["n", "n1", "n2", "n3", "n4", "r1 (format)", "r2 (target)", "absolute target rate", "r3 (first utterance)", "r4 (continuation)", "HSII"]) head.append(el("th", h, "num"));
+  const body = table.createTBody();
+  for (const r of rows) {
+    const id = byCluster ? undefined : `${testIdPrefix}-${r.model}`;
+    const tid = (k: string) => (id ? `${id}-${k}` : undefined);
+    const tr = body.insertRow();
+    tr.append(el("th", r.model, "dim"));
+    if (byCluster) tr.append(el("td", r.cluster ?? "(none)"));
+    for (const k of ["n", "n1", "n2", "n3", "n4"] as const) tr.append(numCell(count(r[k]), r[k], tid(k)));
+    tr.append(cell(r.r1, tid("r1")), cell(r.r2, tid("r2")), cell(r.absoluteTarget, tid("abs-target")), cell(r.r3, tid("r3")), cell(r.r4, tid("r4")), cell(r.score, tid("score")));
+  }
+  return table;
+}
+
+/** The position-bias audit: how often the two orders of a comparison disagree, and stage-3 win rate per order. */
+export function biasTable(rows: readonly HsiiModelRow[]): HTMLTableElement {
+  const table = el("table", undefined, "numeric hsii-bias");
+  table.setAttribute("data-testid", "bias-table");
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "Model"));
+  for (const h of ["stage 3: orders disagree", "stage 4: orders disagree", "r3, forward order", "r3, swapped order", "unjudged at stage 3", "unjudged at stage 4", "parser ≠ log (stage 1)"]) head.append(el("th", h, "num"));
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.append(el("th", r.model, "dim"));
+    for (const [k, v] of [["disagree3", r.disagree3], ["disagree4", r.disagree4]] as const) {
+      const td = numCell(percent(v), undefined, `bias-${r.model}-${k}`);
+      td.dataset.value = String(v);
+      tr.append(td);
+    }
+    tr.append(cell(r.r3Forward, `bias-${r.model}-r3-forward`), cell(r.r3Swapped, `bias-${r.model}-r3-swapped`),
+      numCell(String(r.unjudged3), r.unjudged3), numCell(String(r.unjudged4), r.unjudged4), numCell(String(r.parserDisagreements), r.parserDisagreements));
+  }
+  return table;
+}
+
+/** HSII Table 2: per model, success without and with COT, rounds to the threshold, complexity. */
+export function cotTable(rows: readonly (CotSummary & {model: string})[], {threshold, cap}: {threshold: number; cap: number}): HTMLTableElement {
+  const table = el("table", undefined, "numeric cot-table");
+  table.setAttribute("data-testid", "cot-table");
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "Model"));
+  for (const h of ["(case, COT) runs", "success without COT", `success with COT (within ${cap})`, `rounds to reach ${threshold}`, `complexity (cap ${cap})`]) head.append(el("th", h, "num"));
+  const body = table.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.append(el("th", r.model, "dim"), numCell(String(r.runs), r.runs, `cot-${r.model}-runs`),
+      cell(r.successWithoutCot, `cot-${r.model}-without`), cell(r.successWithCot, `cot-${r.model}-with`));
+    const steps = numCell(r.roundsToThreshold === Infinity ? "∞" : fixed(r.roundsToThreshold, 0), undefined, `cot-${r.model}-rounds`);
+    steps.dataset.value = String(r.roundsToThreshold);
+    tr.append(steps, cell(r.complexity, `cot-${r.model}-complexity`));
+  }
+  return table;
+}
+
+/** A funnel per model: n → n1 (parsed) → n2 (right target) → stage-3 and stage-4 wins. */
+export function funnelChart(rows: readonly HsiiModelRow[], {width, policy}: {width: number; policy: string}): TopLevelSpec {
+  const stages = ["n: cases", "n1: parsed", "n2: right target", "n3: stage-3 wins", "n4: stage-4 wins"];
+  const values = rows.flatMap((r) => [r.n, r.n1, r.n2, r.n3, r.n4].map((value, i) => ({model: r.model, stage: stages[i], value, share: r.n ? value / r.n : NaN})));
+  return {
+    title: `Stage funnel per model (wins under the ${policy} policy)`,
+    data: {values},
+    facet: {row: {field: "model", type: "nominal", title: null, header: {labelAngle: 0, labelAlign: "left", labelLimit: 160}}},
+    spec: {
+      width: Math.max(200, width - 360),
+      height: {step: 16},
+      encoding: {
+        y: {field: "stage", type: "nominal", sort: stages, title: null},
+        x: {field: "value", type: "quantitative", title: "Cases"},
+      },
+      layer: [
+        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null}}},
+        {mark: {type: "text", align: "left", dx: 3}, encoding: {text: {field: "value", type: "quantitative", format: ".4~f"}}},
+      ],
+    },
+  } as TopLevelSpec;
+}
+
+/** The share of (case, COT) runs solved within k rounds, one line per model, with the threshold as a rule. */
+export function successCurve(points: readonly {model: string; k: number; share: number}[], {width, threshold, cap}: {width: number; threshold: number; cap: number}): TopLevelSpec {
+  return {
+    title: `Share solved within k rounds (cap ${cap}); dashed: the threshold ${threshold}`,
+    width: Math.max(240, width - 200),
+    height: 240,
+    layer: [
+      {
+        data: {values: points.map((p) => ({...p}))},
+        mark: {type: "line", point: {size: 16}, tooltip: true, interpolate: "step-after"},
+        encoding: {
+          x: {field: "k", type: "quantitative", title: "Rounds k", axis: {tickMinStep: 1}},
+          y: {field: "share", type: "quantitative", title: "Solved within k", axis: {format: ".0%"}, scale: {domain: [0, 1]}},
+          color: {field: "model", type: "nominal", title: "Model"},
+        },
+      },
+      {data: {values: [{threshold}]}, mark: {type: "rule", strokeDash: [4, 3], color: "#888"}, encoding: {y: {field: "threshold", type: "quantitative"}}},
+    ],
+  } as TopLevelSpec;
+}

@@ -1,0 +1,8 @@
+// Checkpoint failure counts per (checkpoint, rater, model, memory mode, chain
+// index) (loaders/queries/lifelong.ts): the failure-rate curves of the
+// LIFELONG-SOTOPIA page, pre-aggregated so they stay small at any store size.
+
+import {CHECKPOINT_FAILURES_SQL} from "../../loaders/queries/lifelong.js";
+import {emitParquet} from "./store.js";
+
+await emitParquet(CHECKPOINT_FAILURES_SQL);

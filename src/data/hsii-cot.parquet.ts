@@ -1,0 +1,7 @@
+// HSII COT rounds (loaders/queries/hsii.ts): per (case, COT variant), whether
+// each round's answer matched gold, in round order (HSII §6.4, Table 2).
+
+import {HSII_COT_SQL} from "../../loaders/queries/hsii.js";
+import {emitParquet} from "./store.js";
+
+await emitParquet(HSII_COT_SQL);
