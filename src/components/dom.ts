@@ -59,3 +59,19 @@ export function headCell(text: string, {colSpan = 1, rowSpan = 1, className}: {c
   th.rowSpan = rowSpan;
   return th;
 }
+
+/**
+ * Inputs.table's `rows` for a table that shows all its rows up to `cap` and
+ * scrolls past it: its default (11.5 rows in a 274 px box) hid most of a
+ * short table behind a scroll bar of its own.
+ */
+export function rowsShown(count: number, cap = 40): number {
+  return Math.min(Math.max(count, 1), cap) + 0.5;
+}
+
+/** A table cell's text that keeps its whole value in a tooltip when the column cuts it short. */
+export function titledText(text: string | null | undefined): HTMLSpanElement {
+  const span = el("span", text ?? "");
+  if (text) span.title = text;
+  return span;
+}

@@ -68,35 +68,85 @@ export function harderRules(harder: ReadonlyMap<string, number>, {memories, mode
 
 const RULE_COLOUR = "#555";
 
+/** Room the y axis and its titles take left of the first facet. */
+const AXIS_ROOM = 80;
+/** Room a facet row's header (a model name, under rows = "model") takes, at most. */
+const ROW_HEADER_ROOM = 150;
+/** Vega-Lite's default gap between facets. */
+const FACET_GAP = 20;
+
+/**
+ * A colour legend above the charts, in as many columns as fit: at the right it
+ * took room the facets had been given and was cut at the page's edge. Its
+ * swatches are the lines' (full colour, a stroke), not the pale bands'.
+ */
+function legendAbove(width: number): Record<string, unknown> {
+  return {orient: "top", direction: "horizontal", columns: Math.max(1, Math.floor(width / 240)), labelLimit: 220, symbolType: "stroke", symbolStrokeWidth: 2, symbolOpacity: 1};
+}
+
+/**
+ * The band as drawn: cut at the score scale's ends, because a band past them
+ * (a penalised BEL of 0.4 ± 1.1, say) would draw below the axis for scores
+ * that cannot be below 0. The tooltip keeps the band's own ends.
+ */
+export function drawnBand(low: number | null, high: number | null, [lo, hi]: readonly [number, number]): {low: number | null; high: number | null} {
+  const cut = (x: number | null) => (x === null ? null : Math.min(hi, Math.max(lo, x)));
+  return {low: cut(low), high: cut(high)};
+}
+
+/** The score scale of every curve chart (BEL, GOAL and penalised BEL are all on 0..10). */
+export const SCORE_DOMAIN: readonly [number, number] = [0, 10];
+
 /** Mean curves with bands: columns = memory mode, rows = series (a line per model) or model (a line per series). */
 export function curvesChart(rows: readonly CurveRow[], o: CurveChartOptions): TopLevelSpec {
   const memories = [...new Set(rows.map((r) => r.memory_mode))].sort();
   const models = [...new Set(rows.map((r) => r.model))].sort();
   const ok = (x: number) => (Number.isFinite(x) ? x : null);
+  let firstIndex = Infinity;
+  let lastIndex = -Infinity;
   const points = rows.flatMap((r) => o.series.map((s) => {
     const p = r[s.key];
-    return {layer: "curve", model: r.model, memory: r.memory_mode, index: r.chain_index, series: s.label, n: p.n, mean: ok(p.mean), low: ok(p.low) ?? ok(p.mean), high: ok(p.high) ?? ok(p.mean)};
+    const mean = ok(p.mean);
+    const low = ok(p.low) ?? mean;
+    const high = ok(p.high) ?? mean;
+    const drawn = drawnBand(low, high, SCORE_DOMAIN);
+    return {layer: "curve", model: r.model, memory: r.memory_mode, index: r.chain_index, series: s.label, n: p.n, mean, low, high, drawnLow: drawn.low, drawnHigh: drawn.high};
   })).filter((p) => p.mean !== null);
+  for (const p of points) {
+    firstIndex = Math.min(firstIndex, p.index);
+    lastIndex = Math.max(lastIndex, p.index);
+  }
   const byModel = o.rows === "model";
+  // A rule's label goes on the side of the rule with more room: right of a rule in
+  // the chart's left half (left of it, it ran over the y axis), left of one in the right half.
+  const middle = (firstIndex + lastIndex) / 2;
+  const side = (index: number) => (index <= middle ? "right" : "left");
   // A rule shared by every row is repeated in each row's data (a facet only shows its own rows).
   const rules = harderRules(o.harder, {memories, models, rows: o.rows}).flatMap((rule): Record<string, unknown>[] =>
     byModel
-      ? [{layer: "rule", memory: rule.memory, index: rule.index, model: rule.model, label: rule.label}]
-      : o.series.map((s) => ({layer: "rule", memory: rule.memory, index: rule.index, series: s.label, label: rule.label})));
+      ? [{layer: "rule", memory: rule.memory, index: rule.index, model: rule.model, label: rule.label, side: side(rule.index)}]
+      : o.series.map((s) => ({layer: "rule", memory: rule.memory, index: rule.index, series: s.label, label: rule.label, side: side(rule.index)})));
   const columns = Math.max(1, memories.length);
-  const facetWidth = Math.max(160, Math.floor((o.width - 180) / columns) - 20);
+  const room = o.width - AXIS_ROOM - (byModel ? ROW_HEADER_ROOM : 0) - FACET_GAP * (columns - 1);
+  const facetWidth = Math.max(160, Math.floor(room / columns));
   const seriesOrder = o.series.map((s) => s.label);
+  const legend = legendAbove(o.width);
   const color = byModel
-    ? {field: "series", type: "nominal" as const, title: "Series", sort: seriesOrder}
-    : {field: "model", type: "nominal" as const, title: "Model"};
+    ? {field: "series", type: "nominal" as const, title: "Series", sort: seriesOrder, legend}
+    : {field: "model", type: "nominal" as const, title: "Model", legend};
   const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};
+  const label = (align: "left" | "right") => ({
+    transform: [{filter: `datum.side === '${align === "left" ? "right" : "left"}'`}],
+    mark: {type: "text", align, baseline: "top", dx: align === "left" ? 3 : -3, y: 2, fontSize: 10, color: RULE_COLOUR},
+    encoding: {x, text: {field: "label"}},
+  });
   return {
     title: o.title,
     data: {values: [...points, ...rules]},
     facet: {
       column: {field: "memory", type: "nominal", title: "Memory mode", sort: memories},
       row: byModel
-        ? {field: "model", type: "nominal", title: null, sort: models, header: {labelAngle: 0, labelAlign: "left"}}
+        ? {field: "model", type: "nominal", title: null, sort: models, header: {labelAngle: 0, labelAlign: "left", labelLimit: ROW_HEADER_ROOM - 10}}
         : {field: "series", type: "nominal", title: null, sort: seriesOrder},
     },
     spec: {
@@ -109,7 +159,7 @@ export function curvesChart(rows: readonly CurveRow[], o: CurveChartOptions): To
           layer: [
             {
               mark: {type: "area", opacity: 0.15},
-              encoding: {x, y: {field: "low", type: "quantitative", title: "Score", scale: {domain: [0, 10]}}, y2: {field: "high"}, color, detail: {field: byModel ? "series" : "model"}},
+              encoding: {x, y: {field: "drawnLow", type: "quantitative", title: "Score", scale: {domain: [...SCORE_DOMAIN]}}, y2: {field: "drawnHigh"}, color, detail: {field: byModel ? "series" : "model"}},
             },
             {
               mark: {type: "line", point: {size: 14}, tooltip: true, strokeWidth: 1.5},
@@ -125,7 +175,8 @@ export function curvesChart(rows: readonly CurveRow[], o: CurveChartOptions): To
           transform: [{filter: "datum.layer === 'rule'"}],
           layer: [
             {mark: {type: "rule", strokeDash: [4, 3], strokeWidth: 1.5, color: RULE_COLOUR}, encoding: {x, tooltip: [{field: "label", title: "harder scenarios"}]}},
-            {mark: {type: "text", align: "right", baseline: "top", dx: -3, y: 2, fontSize: 10, color: RULE_COLOUR}, encoding: {x, text: {field: "label"}}},
+            label("left"),
+            label("right"),
           ],
         },
       ],
@@ -154,10 +205,11 @@ export interface FailurePoint {
 export function failureChart(points: readonly FailurePoint[], {width, title, harder = []}: {width: number; title: string; harder?: readonly HarderRule[]}): TopLevelSpec {
   const checkpoints = [...new Set(points.map((p) => p.checkpoint))].sort();
   const memories = [...new Set(points.map((p) => p.memory_mode))].sort();
-  // Four small charts to a row where each gets 190 px, fewer on a narrow page.
-  const perRow = Math.min(Math.max(1, Math.floor((width - 160) / 214)), 4, Math.max(1, checkpoints.length));
-  const facetWidth = Math.max(150, Math.floor((width - 160) / perRow) - 24);
-  const top = Math.max(0.05, ...points.map((p) => (Number.isFinite(p.rate) ? p.rate : 0)));
+  // Four small charts to a row where each gets about 190 px, fewer on a narrow page.
+  const perRow = Math.min(Math.max(1, Math.floor((width - AXIS_ROOM) / 214)), 4, Math.max(1, checkpoints.length));
+  const facetWidth = Math.max(150, Math.floor((width - AXIS_ROOM - FACET_GAP * (perRow - 1)) / perRow));
+  let top = 0.05;
+  for (const p of points) if (Number.isFinite(p.rate)) top = Math.max(top, p.rate);
   const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};
   // Memory modes whose harder scenarios start at the same index share one rule, its tooltip naming each.
   const byIndex = new Map<number, string[]>();
@@ -188,7 +240,7 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
           encoding: {
             x,
             y: {field: "rate", type: "quantitative", title: "Failure rate", axis: {format: ".0%"}, scale: {domain: [0, Math.min(1, Math.ceil(top * 10) / 10)]}},
-            color: {field: "memory", type: "nominal", title: "Memory mode", sort: memories},
+            color: {field: "memory", type: "nominal", title: "Memory mode", sort: memories, legend: legendAbove(width)},
             tooltip: [{field: "checkpoint"}, {field: "memory"}, {field: "indices", title: "chain indices"}, {field: "failed"}, {field: "n"}, {field: "rate", format: ".1%"}],
           },
         },
