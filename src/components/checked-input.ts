@@ -52,3 +52,15 @@ export function withBoundsMessage<T extends HTMLElement & {value: number}>(form:
   box.addEventListener("change", check);
   return form;
 }
+
+/**
+ * Switches an Inputs form (a slider with its number box, a radio group) on or
+ * off: every control in it is disabled and the form is marked, so an option
+ * that has no effect under the other options cannot be moved. Its value is
+ * kept for when it is switched back on.
+ */
+export function setInputEnabled(form: HTMLElement, enabled: boolean): void {
+  for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select")) control.disabled = !enabled;
+  form.classList.toggle("input-off", !enabled);
+  form.setAttribute("aria-disabled", String(!enabled));
+}

@@ -75,3 +75,13 @@ export function titledText(text: string | null | undefined): HTMLSpanElement {
   if (text) span.title = text;
   return span;
 }
+
+/**
+ * Records on the page which kinds of data the store lacks, as words of
+ * `data-absent` on <body>; style.css hides every `.needs-<kind>` block for an
+ * absent kind, so a page shows no controls, tables or charts for data it has not got.
+ */
+export function markAbsent(kinds: Record<string, boolean>): void {
+  const absent = Object.entries(kinds).filter(([, missing]) => missing).map(([kind]) => kind);
+  document.body.dataset.absent = absent.join(" ");
+}

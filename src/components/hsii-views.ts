@@ -1,5 +1,5 @@
 // HSII tables and charts: Table 1 per model, the position-bias audit, COT
-// complexity (Table 2), the per-cluster breakdown, the stage funnel and the
+// complexity (Table 2), the per-cluster breakdown, the stage counts and the
 // success-by-rounds curve. Tables use DOM calls and textContent only; every
 // number keeps its exact value in data-value and has a data-testid.
 
@@ -86,26 +86,51 @@ export function cotTable(rows: readonly (CotSummary & {model: string})[], {thres
   return table;
 }
 
-/** A funnel per model: n → n1 (parsed) → n2 (right target) → stage-3 and stage-4 wins. */
-export function funnelChart(rows: readonly HsiiModelRow[], {width, policy}: {width: number; policy: string}): TopLevelSpec {
-  const stages = ["n: cases", "n1: parsed", "n2: right target", "n3: stage-3 wins", "n4: stage-4 wins"];
-  const values = rows.flatMap((r) => [r.n, r.n1, r.n2, r.n3, r.n4].map((value, i) => ({model: r.model, stage: stages[i], value, share: r.n ? value / r.n : NaN})));
+/** The two parts of the stage chart: counts that only shrink, then win scores that share one base. */
+export const STAGE_PARTS = {
+  passing: "Stages 1–2: cases passing",
+  wins: "Stages 3–4: win score out of n2",
+} as const;
+
+/**
+ * Stage counts per model, in two parts. Stages 1 and 2 narrow down: n cases,
+ * n1 of them parsed, n2 of those with the right target. Stages 3 and 4 are
+ * not further steps of that narrowing: each is a win score over the same n2
+ * cases, so n4 may exceed n3; they are drawn beside n2, their common base,
+ * never as a continuation of the funnel.
+ */
+export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {width: number; policy: string}): TopLevelSpec {
+  const values = rows.flatMap((r) => [
+    {part: STAGE_PARTS.passing, stage: "n: cases", value: r.n},
+    {part: STAGE_PARTS.passing, stage: "n1: parsed", value: r.n1},
+    {part: STAGE_PARTS.passing, stage: "n2: right target", value: r.n2},
+    {part: STAGE_PARTS.wins, stage: "n2: judged", value: r.n2},
+    {part: STAGE_PARTS.wins, stage: "n3: stage-3 wins", value: r.n3},
+    {part: STAGE_PARTS.wins, stage: "n4: stage-4 wins", value: r.n4},
+  ].map((b) => ({model: r.model, ...b, share: r.n ? b.value / r.n : NaN})));
+  const stages = ["n: cases", "n1: parsed", "n2: right target", "n2: judged", "n3: stage-3 wins", "n4: stage-4 wins"];
+  // Room for the model names at the left and the two parts side by side.
+  const partWidth = Math.max(160, Math.floor((width - 170 - 2 * 110 - 20) / 2));
   return {
-    title: `Stage funnel per model (wins under the ${policy} policy)`,
+    title: `Stage counts per model: cases passing stages 1–2, and stage-3 and stage-4 win scores out of n2 (${policy} policy)`,
     data: {values},
-    facet: {row: {field: "model", type: "nominal", title: null, header: {labelAngle: 0, labelAlign: "left", labelLimit: 160}}},
+    facet: {
+      row: {field: "model", type: "nominal", title: null, header: {labelAngle: 0, labelAlign: "left", labelLimit: 160}},
+      column: {field: "part", type: "nominal", title: null, sort: [STAGE_PARTS.passing, STAGE_PARTS.wins]},
+    },
     spec: {
-      width: Math.max(200, width - 360),
+      width: partWidth,
       height: {step: 16},
       encoding: {
         y: {field: "stage", type: "nominal", sort: stages, title: null},
         x: {field: "value", type: "quantitative", title: "Cases"},
       },
       layer: [
-        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null}}},
+        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null, scale: {range: ["#4c78a8", "#72b7b2", "#54a24b", "#bab0ac", "#f58518", "#e45756"]}}}},
         {mark: {type: "text", align: "left", dx: 3}, encoding: {text: {field: "value", type: "quantitative", format: ".4~f"}}},
       ],
     },
+    resolve: {scale: {y: "independent"}},
   } as TopLevelSpec;
 }
 

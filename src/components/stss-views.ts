@@ -43,6 +43,22 @@ export function mappingTable(tasks: readonly {source_type: string; category: str
   return table;
 }
 
+/** The task definitions the store holds: id, type, who performs it, and how many people and goal conditions it involves. */
+export function definitionsTable(tasks: readonly {task_id: string; source_type: string; category: string; performer: string; target_num: number | null; characters: number; goals: number}[]): HTMLTableElement {
+  const table = el("table", undefined, "numeric stss-definitions");
+  table.setAttribute("data-testid", "stss-definitions");
+  const head = table.createTHead().insertRow();
+  head.append(el("th", "Task"), el("th", "Type (task file)"), el("th", "Paper's type"), el("th", "Performer"),
+    el("th", "Target number", "num"), el("th", "Characters", "num"), el("th", "Goal conditions", "num"));
+  const body = table.createTBody();
+  for (const t of tasks) {
+    const tr = body.insertRow();
+    tr.append(el("td", t.task_id), el("td", t.source_type), el("td", categoryInfo(t.category as never).name), el("td", t.performer),
+      numCell(t.target_num === null ? "–" : String(t.target_num), t.target_num ?? undefined), numCell(String(t.characters), t.characters), numCell(String(t.goals), t.goals));
+  }
+  return table;
+}
+
 /**
  * Table 3: rows (LLM, architecture); columns level × {judged, SR, GCSR} ×
  * {micro, macro}. Each level starts with the number of conversations its
