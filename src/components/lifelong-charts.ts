@@ -206,8 +206,10 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
   const checkpoints = [...new Set(points.map((p) => p.checkpoint))].sort();
   const memories = [...new Set(points.map((p) => p.memory_mode))].sort();
   // Four small charts to a row where each gets about 190 px, fewer on a narrow page.
-  const perRow = Math.min(Math.max(1, Math.floor((width - AXIS_ROOM) / 214)), 4, Math.max(1, checkpoints.length));
-  const facetWidth = Math.max(150, Math.floor((width - AXIS_ROOM - FACET_GAP * (perRow - 1)) / perRow));
+  // The percentage axis takes a little more room than the score axis.
+  const axisRoom = AXIS_ROOM + 15;
+  const perRow = Math.min(Math.max(1, Math.floor((width - axisRoom) / 214)), 4, Math.max(1, checkpoints.length));
+  const facetWidth = Math.max(150, Math.floor((width - axisRoom - FACET_GAP * (perRow - 1)) / perRow));
   let top = 0.05;
   for (const p of points) if (Number.isFinite(p.rate)) top = Math.max(top, p.rate);
   const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {refusedText} from "../../src/components/checked-input.js";
-import {countDigits} from "../../src/components/hsii-views.js";
+import {countDigits, STAGE_PARTS, stageChart} from "../../src/components/hsii-views.js";
 import {hsiiByModel, type HsiiCaseRow} from "../../src/lib/hsii.js";
 
 describe("refusedText", () => {
@@ -31,5 +31,19 @@ describe("countDigits", () => {
     expect(countDigits([mean!.n3, 2])).toBe(2);
     const [strict] = hsiiByModel([row("a", "win", "tie"), row("b", "win", "win")], {rater: "judge", policy: "strict"});
     expect(strict!.n3).toBe(1);
+  });
+});
+
+describe("stageChart", () => {
+  // n4 > n3, as in the samples' qwen2.5-7b row: stage 4 is no narrowing of stage 3.
+  const row = {model: "qwen2.5-7b", n: 120, n1: 86, n2: 34, n3: 18.25, n4: 19.25} as never;
+
+  it("draws stages 1–2 as a narrowing and stages 3–4 as win scores beside their common base n2", () => {
+    const spec = stageChart([row], {width: 1072, policy: "mean"}) as unknown as {title: string; data: {values: {part: string; stage: string; value: number}[]}};
+    const part = (p: string) => spec.data.values.filter((v) => v.part === p).map((v) => [v.stage, v.value]);
+    expect(part(STAGE_PARTS.passing)).toEqual([["n: cases", 120], ["n1: parsed", 86], ["n2: right target", 34]]);
+    expect(part(STAGE_PARTS.wins)).toEqual([["n2: judged", 34], ["n3: stage-3 wins", 18.25], ["n4: stage-4 wins", 19.25]]);
+    expect(spec.title).not.toMatch(/funnel/i);
+    expect(spec.title).toContain("out of n2 (mean policy)");
   });
 });

@@ -1,6 +1,20 @@
 import {describe, expect, it} from "vitest";
 import {failureRates, type CheckpointFailures} from "../../src/client/lifelong.js";
-import {curvesChart, failureChart, harderRules} from "../../src/components/lifelong-charts.js";
+import * as vega from "vega";
+import {compile, type TopLevelSpec} from "vega-lite";
+import {curvesChart, drawnBand, failureChart, harderRules, SCORE_DOMAIN} from "../../src/components/lifelong-charts.js";
+
+/**
+ * The width a spec draws at, laid out by Vega itself in Node. Without a canvas
+ * Vega estimates text widths generously, so a chart that fits here fits a browser.
+ */
+async function drawnWidth(spec: TopLevelSpec): Promise<number> {
+  const view = new vega.View(vega.parse(compile(spec).spec), {renderer: "none"});
+  await view.runAsync();
+  const svg = await view.toSVG();
+  view.finalize();
+  return Number(/<svg[^>]* width="(\d+(?:\.\d+)?)"/.exec(svg)?.[1]);
+}
 
 describe("harderRules", () => {
   // Three models whose harder scenarios all begin at 41 under full memory; under summary one begins at 39.
@@ -35,7 +49,8 @@ describe("harderRules", () => {
     const rules = spec.data.values.filter((v) => v.layer === "rule");
     expect(rules.map((r) => [r.series, r.label])).toEqual([["BEL", "harder from 41: all models"], ["GOAL", "harder from 41: all models"]]);
     const marks = spec.spec.layer.flatMap((l) => l.layer.map((m) => m.mark));
-    expect(marks.filter((m) => m.type === "rule" || m.type === "text").map((m) => m.color)).toEqual(["#555", "#555"]);
+    // The rule, and its label's two placements (right of the rule in the chart's left half, left of it in the right half).
+    expect(marks.filter((m) => m.type === "rule" || m.type === "text").map((m) => m.color)).toEqual(["#555", "#555", "#555"]);
   });
 });
 
@@ -61,5 +76,51 @@ describe("failureRates over windows of chain indices", () => {
     expect(spec.columns).toBe(1);
     expect(spec.data.values.filter((v) => v.layer === "point").map((v) => [v.index, v.indices])).toEqual([[3, "1–5"], [6.5, "6–7"]]);
     expect(spec.data.values.filter((v) => v.layer === "rule").map((v) => [v.index, v.label])).toEqual([[6, "full: harder from 6: all models"]]);
+  });
+});
+
+describe("curve chart layout", () => {
+  const point = (mean: number, sd: number) => ({n: 3, mean, low: mean - sd, high: mean + sd, sd});
+  // Names as long as real ones ("unnamed (baseline backend)"), two memory modes, a penalised BEL near 0 with a wide band.
+  const models = ["unnamed (baseline backend)", "gpt-4o-2024-05-13 with a long suffix"];
+  const rows = models.flatMap((model) => ["full", "summary"].flatMap((memory_mode) => Array.from({length: 45}, (_, i) => ({
+    model, memory_mode, chain_index: i + 1, harder: i + 1 >= 41, bel: point(7, 1), goal: point(8, 1), penalised: point(0.4, 1.1),
+  }))));
+  const harder = new Map(models.flatMap((m) => [[`${m}\u0000full`, 41], [`${m}\u0000summary`, 2]] as [string, number][]));
+  const options = (width: number, chartRows: "series" | "model") => ({
+    series: [{key: "bel" as const, label: "BEL"}, {key: "penalised" as const, label: "Penalised BEL"}], harder, bandLabel: "± sd", width, rows: chartRows, title: "BEL and penalised BEL",
+  });
+
+  it("fits the width it is given, legend and row headers included", async () => {
+    for (const width of [1072, 700]) {
+      for (const chartRows of ["series", "model"] as const) {
+        expect(await drawnWidth(curvesChart(rows as never, options(width, chartRows))), `${chartRows} at ${width}`).toBeLessThanOrEqual(width);
+      }
+    }
+    const checkpoints = ["a", "b", "c", "d", "e", "f"].map((c) => `checkpoint ${c} (no_${c})`);
+    const points = checkpoints.flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, failed: 3, rate: 0.3})));
+    expect(await drawnWidth(failureChart(points, {width: 1072, title: "t"}))).toBeLessThanOrEqual(1072);
+  });
+
+  it("shows the legend above the charts with the lines' full colours, not the pale band's", () => {
+    const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {spec: {layer: {layer: {mark: {type: string}; encoding: {color: {legend: Record<string, unknown>}}}[]}[]}};
+    const line = spec.spec.layer[0].layer.find((l) => l.mark.type === "line")!;
+    expect(line.encoding.color.legend).toMatchObject({orient: "top", symbolType: "stroke", symbolOpacity: 1});
+  });
+
+  it("cuts a band at the score scale's ends for drawing, and keeps its own ends for the tooltip", () => {
+    expect(drawnBand(-0.7, 1.5, SCORE_DOMAIN)).toEqual({low: 0, high: 1.5});
+    expect(drawnBand(9.2, 11.4, SCORE_DOMAIN)).toEqual({low: 9.2, high: 10});
+    expect(drawnBand(null, null, SCORE_DOMAIN)).toEqual({low: null, high: null});
+    const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {data: {values: {layer: string; series?: string; low?: number; drawnLow?: number}[]}};
+    const penalised = spec.data.values.find((v) => v.layer === "curve" && v.series === "Penalised BEL")!;
+    expect(penalised.low).toBeCloseTo(-0.7, 12);
+    expect(penalised.drawnLow).toBe(0);
+  });
+
+  it("labels a harder rule on the side with room: right of a rule in the chart's left half, left of one in the right half", () => {
+    const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {data: {values: {layer: string; index: number; side?: string}[]}};
+    const sides = new Map(spec.data.values.filter((v) => v.layer === "rule").map((v) => [v.index, v.side]));
+    expect(Object.fromEntries(sides)).toEqual({2: "right", 41: "left"});
   });
 });
