@@ -11,6 +11,7 @@ import {ImportError, RecordProblem} from "./errors.js";
 import {batchNames} from "./batch.js";
 import {sha256File, sha256InWorker} from "./files.js";
 import {getFormat, type ReadContext} from "./registry.js";
+import {suggestFormat} from "./sniff.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -211,8 +212,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
           }
         }
       } catch (e) {
-        if (e instanceof RecordProblem) throw new ImportError(plan.path, 1, e.field, e.problem);
-        throw e;
+        const error = e instanceof RecordProblem ? new ImportError(plan.path, 1, e.field, e.problem) : e;
+        // Failing in the first record often means the wrong format name: say which one fits.
+        if (error instanceof ImportError && records === 0 && summary.rejected === 0) throw suggestFormat(error, format.name);
+        throw error;
       }
       doneBytes += plan.bytes;
       const sha = await fingerprint;

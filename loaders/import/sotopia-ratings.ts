@@ -12,7 +12,7 @@ import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
-const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
+export const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
 
 function score(dimension: string, text: string, field: string): number {
   const dim = sotopiaDimension(dimension);
