@@ -56,6 +56,10 @@ export async function migrate(conn: DuckDBConnection): Promise<void> {
       throw new Error(`migration ${file} failed: ${(e as Error).message}`);
     }
   }
+  // Only when it differs: rewriting equal rows still rewrites the file, so a failed import would not leave the store as it was.
+  const wanted = ALL_DIMENSIONS.map((d, i) => [d.key, d.benchmark, d.abbrev, d.name, d.lo, d.hi, d.kind, i + 1]);
+  const stored = await rows(conn, "SELECT dimension, benchmark, abbrev, name, lo, hi, kind, ord FROM dimensions ORDER BY ord");
+  if (JSON.stringify(stored.map((r) => Object.values(r))) === JSON.stringify(wanted)) return;
   await conn.run("BEGIN TRANSACTION");
   await conn.run("DELETE FROM dimensions");
   for (const [i, d] of ALL_DIMENSIONS.entries()) {
