@@ -4,6 +4,7 @@ import {existsSync, rmSync} from "node:fs";
 import {basename, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {parseCommandLine} from "./args.js";
+import {closest} from "../did-you-mean.js";
 import {ImportError} from "../import/errors.js";
 import {FORMATS} from "../import/registry.js";
 import {importFiles, type ImportSummary} from "../import/session.js";
@@ -295,8 +296,10 @@ export async function main(argv: string[]): Promise<number> {
       for (const f of FORMATS) process.stdout.write(`${f.name}\t${f.description}\n`);
       return 0;
     }
-    default:
-      throw new Error(`unknown command ${JSON.stringify(command)}; see sociometer --help`);
+    default: {
+      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "help"]));
+      throw new Error(`unknown command ${JSON.stringify(command)}${meant ? `; did you mean ${meant}?` : ""}; see sociometer --help`);
+    }
   }
 }
 

@@ -13,6 +13,7 @@ import {stssFormat} from "./stss.js";
 import {stssActionFormat} from "./stss-action.js";
 import {stssTasksFormat} from "./stss-tasks.js";
 import type {Store} from "../store/db.js";
+import {closest} from "../did-you-mean.js";
 
 /** What a reader may ask of the import it runs in. */
 export interface ReadContext {
@@ -39,6 +40,9 @@ export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat,
 
 export function getFormat(name: string): ImportFormat {
   const format = FORMATS.find((f) => f.name === name);
-  if (!format) throw new Error(`unknown format ${JSON.stringify(name)}; known formats: ${FORMATS.map((f) => f.name).join(", ")}`);
+  if (!format) {
+    const meant = closest(name, FORMATS.map((f) => f.name));
+    throw new Error(`unknown format ${JSON.stringify(name)}${meant ? `; did you mean ${meant}? Known` : "; known"} formats: ${FORMATS.map((f) => f.name).join(", ")}`);
+  }
   return format;
 }

@@ -61,6 +61,23 @@ describe("a misspelt option", () => {
     expect(stderr).toBe("sociometer: unknown option --verbose\nusage: sociometer status [--sources] [--format table|csv|json] [--db FILE]\n");
   });
 
+  it("in a command with options of its own (judge) gets that command's usage line", async () => {
+    const {code, stderr} = await cli(["judge", "sotopia-eval", "--modle", "gpt-4o", "--dry-run"]);
+    expect(code).toBe(2);
+    expect(stderr).toBe("sociometer: unknown option --modle; did you mean --model?\nusage: sociometer judge <kind> --model NAME [options]   (options: sociometer judge --help)\n");
+  });
+
+  it("a misspelt command or format name gets the name meant", async () => {
+    const db = join(tempDir(), "x.duckdb");
+    const command = await cli(["stauts", "--db", db]);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toBe(`sociometer: unknown command "stauts"; did you mean status?; see sociometer --help\n`);
+    const format = await cli(["import", "stss-task", join(REPO, "data", "samples", "stss", "tasks.json"), "--db", db]);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toMatch(/^sociometer: unknown format "stss-task"; did you mean stss-tasks\? Known formats: canonical, sotopia, /);
+    expect(existsSync(db)).toBe(false);
+  });
+
   it("a missing value is said in words", async () => {
     const {code, stderr} = await cli(["status", "--db"]);
     expect(code).toBe(2);
