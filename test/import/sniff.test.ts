@@ -57,6 +57,26 @@ describe("suggestFormat", () => {
 
 });
 
+describe("every sample imported under every other format", () => {
+  it("fails, leaves the store as it was, and names the sample's own format", async () => {
+    const store = await tempStore();
+    const before = await snapshot(store);
+    const hints: string[] = [];
+    for (const sample of SAMPLE_IMPORTS) {
+      for (const {name} of FORMATS) {
+        if (name === sample.format) continue;
+        const error = await importFiles(store, name, [sample.path]).then(() => null, (e: unknown) => e);
+        hints.push(`${name} ${sample.path.slice(REPO.length + 1)}: ${error instanceof WrongFormatError ? error.likely.join(" or ") : String(error)}`);
+      }
+    }
+    const expected = SAMPLE_IMPORTS.flatMap((sample) => FORMATS.filter((f) => f.name !== sample.format)
+      .map((f) => `${f.name} ${sample.path.slice(REPO.length + 1)}: ${sample.format}`));
+    expect(hints).toEqual(expected);
+    expect(expected).toHaveLength(90);
+    expect(await snapshot(store)).toEqual(before);
+  }, 120_000);
+});
+
 describeWithFixtures("a real file imported under the wrong format", () => {
   it.each([
     ["stss", "tasks.json", STSS_TASKS, 1, "not valid JSON (Unexpected end of JSON input); is the record truncated?", "stss-tasks"],
