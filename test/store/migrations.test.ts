@@ -2,7 +2,6 @@
 // committed), an old store opens and is brought up to date in one go, and a
 // store this version cannot use is refused with what to do, never a Binder error.
 
-import {DuckDBInstance} from "@duckdb/node-api";
 import {createHash} from "node:crypto";
 import {readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
@@ -11,44 +10,11 @@ import {openStore, rows, StoreVersionError} from "../../loaders/store/db.js";
 import {COMMITTED_HASHES_PATH} from "../../loaders/store/schema.js";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {REPO} from "../helpers/fixtures.js";
+import {fileSha256, oldStore, onFile, readFile} from "../helpers/old-store.js";
 import {tempDir} from "../helpers/store.js";
 
 const MIGRATIONS = join(REPO, "loaders", "store", "migrations");
-const OLD_STORE_SQL = join(REPO, "test", "fixtures", "store-v5.sql");
 const committed = JSON.parse(readFileSync(COMMITTED_HASHES_PATH, "utf8")) as Record<string, string>;
-
-/** Runs SQL on a store file directly, as another (older or newer) sociometer would have. */
-async function onFile(path: string, sql: string): Promise<void> {
-  const instance = await DuckDBInstance.create(path);
-  const conn = await instance.connect();
-  try {
-    await conn.run(sql);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
-/** Reads a store file directly, whatever its schema. */
-async function readFile(path: string, sql: string): Promise<Record<string, unknown>[]> {
-  const instance = await DuckDBInstance.create(path, {access_mode: "READ_ONLY"});
-  const conn = await instance.connect();
-  try {
-    return await rows(conn, sql);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
-/** A new store file holding test/fixtures/store-v5.sql: schema version 5, made before hashes. */
-async function oldStore(): Promise<string> {
-  const path = join(tempDir(), "old.duckdb");
-  await onFile(path, readFileSync(OLD_STORE_SQL, "utf8"));
-  return path;
-}
-
-const fileHash = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as Error);
 
@@ -101,7 +67,7 @@ describe("opening a store made at schema version 5", () => {
 
   it("refuses it read-only (as the site's loaders open it) with what to do, and leaves the file as it was", async () => {
     const path = await oldStore();
-    const before = fileHash(path);
+    const before = fileSha256(path);
     const error = await refusal(openStore(path, {readOnly: true}));
     expect(error).toBeInstanceOf(StoreVersionError);
     expect(error!.message).toBe(
@@ -109,7 +75,7 @@ describe("opening a store made at schema version 5", () => {
         "(not applied yet: 006_judge_batches.sql, 007_migration_hashes.sql). Run `sociometer migrate` to upgrade it " +
         "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.",
     );
-    expect(fileHash(path)).toBe(before);
+    expect(fileSha256(path)).toBe(before);
   });
 
   it("refuses a store with a migration this version does not know (999), naming its version and its sources", async () => {
@@ -161,11 +127,11 @@ describe("a current store", () => {
   it("stays byte-identical through a read-write open and close (dimensions are rewritten only when they differ)", async () => {
     const path = join(tempDir(), "current.duckdb");
     (await openStore(path)).close();
-    const before = fileHash(path);
+    const before = fileSha256(path);
     const store = await openStore(path);
     store.close();
     expect(store.migrated).toEqual([]);
-    expect(fileHash(path)).toBe(before);
+    expect(fileSha256(path)).toBe(before);
   });
 
   it("rewrites dimensions when they differ from the metric library", async () => {
