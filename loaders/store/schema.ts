@@ -117,7 +117,7 @@ export async function assertKnownMigrations(conn: DuckDBConnection, storePath: s
       ? `recorded migration ${m.version} as ${m.name}, but this sociometer's migration ${m.version} is ${file.name}`
       : `recorded migration ${m.name} with sha256 ${m.sha256!.slice(0, 12)}…, but this sociometer's ${file.name} has sha256 ${file.sha256.slice(0, 12)}…`;
     throw new StoreVersionError(
-      `store ${store} (${describeVersion(state.applied)}) ${what}: the migration changed after the store was made, ` +
+      `store ${store}, at ${describeVersion(state.applied)}, ${what}: the migration changed after the store was made, ` +
         `so its tables may not be what this version expects. \`sociometer migrate\` cannot repair that; ` +
         `rebuild the store by importing its sources into a new store (--db NEW_FILE). ${await describeSources(conn)}`,
     );

@@ -96,6 +96,17 @@ describe("opening a store made at schema version 5", () => {
     expect(await readFile(path, "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'judge_batches'")).toEqual([{n: 0}]);
   });
 
+  it("lists the first 20 sources of a refused store by format and counts the rest", async () => {
+    const path = await oldStore();
+    await onFile(path, `
+      INSERT INTO sources SELECT 'hsii-' || i, '/data/hsii/run-' || lpad(i::VARCHAR, 2, '0') || '.jsonl', 'hsii', 'x', 1, now(), 1, 0, NULL FROM range(21) t(i);
+      INSERT INTO schema_migrations VALUES (999, '999_future.sql', now());`);
+    const error = await refusal(openStore(path, {readOnly: true}));
+    const hsii = Array.from({length: 20}, (_, i) => `run-${String(i).padStart(2, "0")}.jsonl`).join(" ");
+    // By format, then path: the 21 hsii files come before the fixture's sotopia one, and the last of them is counted.
+    expect(error!.message.endsWith(`(--db NEW_FILE). Its 22 source file(s), by format: sociometer import hsii ${hsii} (and 2 more, in its sources table).`)).toBe(true);
+  });
+
   it("applies the pending migrations in one transaction: when 006 fails, 007 is not applied either", async () => {
     const path = await oldStore();
     await onFile(path, "CREATE TABLE judge_batches (batch_id VARCHAR)");
@@ -113,7 +124,7 @@ describe("opening a store made at schema version 5", () => {
       const error = await refusal(openStore(path, {readOnly}));
       expect(error).toBeInstanceOf(StoreVersionError);
       expect(error!.message).toBe(
-        "store old.duckdb (schema version 7 (007_migration_hashes.sql)) recorded migration 002_hsii.sql with sha256 " +
+        "store old.duckdb, at schema version 7 (007_migration_hashes.sql), recorded migration 002_hsii.sql with sha256 " +
           "000000000000…, but this sociometer's 002_hsii.sql has sha256 7ff0fa72607c…: the migration changed after the " +
           "store was made, so its tables may not be what this version expects. `sociometer migrate` cannot repair that; " +
           "rebuild the store by importing its sources into a new store (--db NEW_FILE). " +
