@@ -3,7 +3,7 @@
 import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
 import {basename, resolve} from "node:path";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {assertKnownMigrations, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
+import {assertKnownMigrations, assertSchemaMatches, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
 
 export {StoreVersionError} from "./schema.js";
 
@@ -62,6 +62,8 @@ export async function migrate(conn: DuckDBConnection, storePath: string): Promis
   await assertKnownMigrations(conn, storePath, state, files);
   const pending = pendingMigrations(state, files);
   const unhashed = state.applied.filter((m) => m.sha256 === null);
+  // Hashes cannot tell whether a store made before them saw a migration edited since: its tables can.
+  if (unhashed.length) await assertSchemaMatches(conn, storePath, state, files);
   if (pending.length || unhashed.length || !state.tracked) {
     const committed = committedHashes();
     await conn.run("BEGIN TRANSACTION");

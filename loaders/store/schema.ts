@@ -2,7 +2,7 @@
 // ones a store has applied (with their hashes), and the clear refusal when the
 // two disagree in a way that applying migrations cannot fix.
 
-import type {DuckDBConnection} from "@duckdb/node-api";
+import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
 import {createHash} from "node:crypto";
 import {readdirSync, readFileSync} from "node:fs";
 import {basename, dirname, join} from "node:path";
@@ -68,7 +68,7 @@ export function committedHashes(): Record<string, string> {
 /** Reads the store's schema_migrations, whichever version made it. */
 export async function readSchemaState(conn: DuckDBConnection): Promise<SchemaState> {
   const columns = (await conn.runAndReadAll(
-    "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = 'schema_migrations'",
+    "SELECT column_name FROM duckdb_columns() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = 'schema_migrations'",
   )).getRowObjectsJS().map((r) => String(r.column_name));
   if (!columns.length) return {applied: [], tracked: false, hashed: false};
   const hashed = columns.includes("sha256");
@@ -122,6 +122,65 @@ export async function assertKnownMigrations(conn: DuckDBConnection, storePath: s
         `rebuild the store by importing its sources into a new store (--db NEW_FILE). ${await describeSources(conn)}`,
     );
   }
+}
+
+/** The most schema differences a refusal names; the rest are counted. */
+const LISTED_DIFFERENCES = 5;
+
+/**
+ * For a store whose migrations carry no hashes (made before 007): throws a
+ * StoreVersionError when its tables differ from what its migrations create
+ * today, i.e. one of them was edited in place after the store was made. Run
+ * once, when such a store records its hashes. Compares table and column names
+ * and types against the same migrations applied to an empty in-memory database.
+ */
+export async function assertSchemaMatches(conn: DuckDBConnection, storePath: string, state: SchemaState, files: MigrationFile[]): Promise<void> {
+  const applied = new Set(state.applied.map((m) => m.version));
+  const own = files.filter((f) => applied.has(f.version));
+  const reference = await DuckDBInstance.create(":memory:");
+  const refConn = await reference.connect();
+  let expected: Map<string, string>;
+  try {
+    for (const f of own) await refConn.run(f.sql);
+    expected = await columnTypes(refConn);
+  } finally {
+    refConn.closeSync();
+    reference.closeSync();
+  }
+  const actual = await columnTypes(conn);
+  const creator = (table: string) => own.find((f) => new RegExp(`CREATE TABLE\\s+${table}\\b`, "i").test(f.sql))?.name;
+  const differences: string[] = [];
+  for (const [key, type] of expected) {
+    const [table, column] = key.split(".") as [string, string];
+    const found = actual.get(key);
+    if (found === type) continue;
+    const by = creator(table) ? ` (${creator(table)})` : "";
+    differences.push(found === undefined ? `table ${table} lacks column ${column} ${type}${by}` : `column ${table}.${column} is ${found}, not ${type}${by}`);
+  }
+  // Tables of the user's own beside the store's are no concern; extra columns in the store's tables are (positional inserts).
+  const tables = new Set(Array.from(expected.keys(), (key) => key.split(".")[0]));
+  for (const [key, type] of actual) {
+    if (tables.has(key.split(".")[0]) && !expected.has(key)) differences.push(`column ${key} ${type} is no longer created by its migration`);
+  }
+  if (!differences.length) return;
+  const listed = differences.slice(0, LISTED_DIFFERENCES).join("; ");
+  const more = differences.length > LISTED_DIFFERENCES ? ` (and ${differences.length - LISTED_DIFFERENCES} more)` : "";
+  throw new StoreVersionError(
+    `store ${basename(storePath)}, at ${describeVersion(state.applied)}, was made with migrations that have changed since: ` +
+      `${listed}${more}. \`sociometer migrate\` cannot repair that; rebuild the store by importing its sources ` +
+      `into a new store (--db NEW_FILE). ${await describeSources(conn)}`,
+  );
+}
+
+/** Every column of the store's own tables (not views, not DuckDB's catalog) but schema_migrations, as "table.column" → type. */
+async function columnTypes(conn: DuckDBConnection): Promise<Map<string, string>> {
+  const reader = await conn.runAndReadAll(
+    `SELECT table_name, column_name, data_type FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = 'main' AND table_name <> 'schema_migrations'
+       AND table_name IN (SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main')
+     ORDER BY table_name, column_index`,
+  );
+  return new Map(reader.getRowObjectsJS().map((r) => [`${String(r.table_name)}.${String(r.column_name)}`, String(r.data_type)]));
 }
 
 /** The refusal for a read-only open of a store that still lacks migrations. */

@@ -42,6 +42,8 @@ describe("landed migrations", () => {
 describe("opening a store made at schema version 5", () => {
   it("upgrades it read-write: applies 006 and 007, records every hash, keeps its rows, refreshes dimensions", async () => {
     const path = await oldStore();
+    // A table of the user's own is no sign of an edited migration.
+    await onFile(path, "CREATE TABLE my_notes (note VARCHAR)");
     const store = await openStore(path);
     try {
       expect(store.migrated).toEqual(["006_judge_batches.sql", "007_migration_hashes.sql"]);
@@ -107,11 +109,27 @@ describe("opening a store made at schema version 5", () => {
     expect(error!.message.endsWith(`(--db NEW_FILE). Its 22 source file(s), by format: sociometer import hsii ${hsii} (and 2 more, in its sources table).`)).toBe(true);
   });
 
+  it("refuses a store made before hashes whose tables show a migration edited since, before applying anything", async () => {
+    const path = await oldStore();
+    // As if 002 had gained hsii_judgments.rationale and 001 had changed ratings.value's type after the store was made.
+    await onFile(path, "ALTER TABLE hsii_judgments DROP COLUMN rationale; ALTER TABLE ratings ALTER value TYPE INTEGER");
+    const error = await refusal(openStore(path));
+    expect(error).toBeInstanceOf(StoreVersionError);
+    expect(error!.message).toBe(
+      "store old.duckdb, at schema version 5 (005_runs.sql), was made with migrations that have changed since: " +
+        "table hsii_judgments lacks column rationale VARCHAR (002_hsii.sql); column ratings.value is INTEGER, not DOUBLE (001_core.sql). " +
+        "`sociometer migrate` cannot repair that; rebuild the store by importing its sources into a new store (--db NEW_FILE). " +
+        "Its 1 source file(s), by format: sociometer import sotopia old-episodes.jsonl.",
+    );
+    expect(await readFile(path, "SELECT list(version ORDER BY version) AS versions FROM schema_migrations")).toEqual([{versions: [1, 2, 3, 4, 5]}]);
+  });
+
   it("applies the pending migrations in one transaction: when 006 fails, 007 is not applied either", async () => {
     const path = await oldStore();
-    await onFile(path, "CREATE TABLE judge_batches (batch_id VARCHAR)");
+    // A view, not a table: the schema check compares tables, so only 006 itself trips over it.
+    await onFile(path, "CREATE VIEW judge_batches AS SELECT 1 AS batch_id");
     const error = await refusal(openStore(path));
-    expect(error!.message).toMatch(/^migrating store old\.duckdb failed at 006_judge_batches\.sql: Catalog Error: Table with name "judge_batches" already exists.*\(store unchanged: no migration applied\)$/s);
+    expect(error!.message).toMatch(/^migrating store old\.duckdb failed at 006_judge_batches\.sql: Catalog Error: View with name "judge_batches" already exists.*\(store unchanged: no migration applied\)$/s);
     expect(await readFile(path, "SELECT list(version ORDER BY version) AS versions FROM schema_migrations")).toEqual([{versions: [1, 2, 3, 4, 5]}]);
     expect(await readFile(path, "SELECT count(*)::INTEGER AS n FROM duckdb_columns() WHERE table_name = 'schema_migrations' AND column_name = 'sha256'")).toEqual([{n: 0}]);
   });
