@@ -42,7 +42,7 @@ export async function openStore(path: string, {readOnly = false} = {}): Promise<
 }
 
 /** Refuses (StoreVersionError) a store whose schema is not exactly this version's, without writing. */
-export async function assertCurrentSchema(conn: DuckDBConnection, storePath: string): Promise<void> {
+async function assertCurrentSchema(conn: DuckDBConnection, storePath: string): Promise<void> {
   const files = migrationFiles();
   const state = await readSchemaState(conn);
   await assertKnownMigrations(conn, storePath, state, files);
@@ -67,7 +67,7 @@ export async function migrate(conn: DuckDBConnection, storePath: string): Promis
   if (pending.length || unhashed.length || !state.tracked) {
     const committed = committedHashes();
     await conn.run("BEGIN TRANSACTION");
-    let current = "schema_migrations";
+    let current = "creating schema_migrations";
     try {
       await conn.run(
         "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)",
@@ -78,7 +78,7 @@ export async function migrate(conn: DuckDBConnection, storePath: string): Promis
         await conn.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())", [file.version, file.name]);
       }
       current = "recording migration hashes";
-      // Only once 007 has added the column; a store made before it gets the committed hashes.
+      // After the pending migrations, since 007 adds the column; a store made before it gets the committed hashes.
       for (const m of unhashed) {
         await conn.run("UPDATE schema_migrations SET sha256 = $1 WHERE version = $2", [committed[m.name] ?? null, m.version]);
       }
@@ -100,9 +100,14 @@ async function refreshDimensions(conn: DuckDBConnection): Promise<void> {
   const same = stored.length === wanted.length && stored.every((r, i) => JSON.stringify(Object.values(r)) === JSON.stringify(wanted[i]));
   if (same) return;
   await conn.run("BEGIN TRANSACTION");
-  await conn.run("DELETE FROM dimensions");
-  for (const values of wanted) await conn.run("INSERT INTO dimensions VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [...values]);
-  await conn.run("COMMIT");
+  try {
+    await conn.run("DELETE FROM dimensions");
+    for (const values of wanted) await conn.run("INSERT INTO dimensions VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [...values]);
+    await conn.run("COMMIT");
+  } catch (e) {
+    await conn.run("ROLLBACK");
+    throw e;
+  }
 }
 
 /** Runs a query and returns its rows as plain objects (BIGINT and HUGEINT become numbers). */
