@@ -68,6 +68,7 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
       (docs/audit.md; built-in checks in data/audits/)
   sociometer verify-schedule <file.jsonl> [--format table|csv|json]
       The gold answer of each InformativeBench schedule question, computed from the schedules; exit 1 when a stated gold disagrees
+  sociometer migrate                  Upgrade the store to this version's schema (pending migrations, one transaction)
   sociometer export <table> --out FILE.parquet|FILE.csv
       Tables: ${EXPORTABLE.join(", ")}
 
@@ -140,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
   // `run` too (loaders/cli/run.ts).
   if (argv[0] === "run") return (await import("./run.js")).runCommand(argv.slice(1));
   if (argv[0] === "verify-schedule") return (await import("./verify-schedule.js")).verifyScheduleCommand(argv.slice(1));
+  if (argv[0] === "migrate") return (await import("./migrate.js")).migrateCommand(argv.slice(1));
   const {values, positionals} = parseCommandLine({
     args: argv,
     allowPositionals: true,
@@ -297,7 +299,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default: {
-      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "help"]));
+      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "help"]));
       throw new Error(`unknown command ${JSON.stringify(command)}${meant ? `; did you mean ${meant}?` : ""}; see sociometer --help`);
     }
   }

@@ -3,13 +3,14 @@
 
 import {existsSync} from "node:fs";
 import {basename} from "node:path";
-import {defaultStorePath, openStore, type Store} from "../../loaders/store/db.js";
+import {defaultStorePath, openStore, StoreVersionError, type Store} from "../../loaders/store/db.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import {evaluatedSql} from "../../loaders/queries/store-contents.js";
 
 /**
  * Runs `fn` on the store opened read-only, then closes it; exits with a message
- * a user can act on when there is no store. Every loader here goes through it.
+ * a user can act on when there is no store, or one this version cannot read
+ * (it needs `sociometer migrate`, or a rebuild). Every loader here goes through it.
  */
 export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const path = defaultStorePath();
@@ -18,7 +19,12 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
     console.error(`no store ${basename(path)} (SOCIOMETER_DB or data/sociometer.duckdb): run \`npm run store\` or \`sociometer import\` first`);
     process.exit(1);
   }
-  const store = await openStore(path, {readOnly: true});
+  const store = await openStore(path, {readOnly: true}).catch((e: unknown) => {
+    if (!(e instanceof StoreVersionError)) throw e;
+    // The message names the store by file name only, and says what to do.
+    console.error(e.message);
+    return process.exit(1);
+  });
   try {
     return await fn(store);
   } finally {
