@@ -7,13 +7,15 @@
 import {existsSync, renameSync, rmSync} from "node:fs";
 import {importSamples, SAMPLE_IMPORTS} from "../loaders/samples.js";
 import {stderrProgress} from "../loaders/progress.js";
-import {defaultStorePath, openStore, rows} from "../loaders/store/db.js";
+import {defaultStorePath, rows} from "../loaders/store/db.js";
+import {openStoreWhenFree} from "../loaders/store/wait-for-lock.js";
 
 const path = defaultStorePath();
 const samplePaths = new Set(SAMPLE_IMPORTS.map((s) => s.path));
 
 async function fill(target: string): Promise<void> {
-  const store = await openStore(target);
+  // An import may hold the store: wait for it rather than fail on DuckDB's lock.
+  const store = await openStoreWhenFree(target);
   try {
     for (const s of await importSamples(store, stderrProgress())) {
       const changed = s.files.filter((f) => f.status !== "unchanged").length;
@@ -34,7 +36,7 @@ if (!existsSync(path)) {
   await fill(building);
   renameSync(building, path);
 } else {
-  const store = await openStore(path, {readOnly: true});
+  const store = await openStoreWhenFree(path, {readOnly: true});
   const sources = await rows<{path: string}>(store.conn, "SELECT path FROM sources");
   store.close();
   if (sources.every((s) => samplePaths.has(s.path))) {

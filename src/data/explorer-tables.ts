@@ -12,7 +12,8 @@ import type {DuckDBConnection} from "@duckdb/node-api";
 import {existsSync, readdirSync} from "node:fs";
 import {dirname} from "node:path";
 import {fileURLToPath} from "node:url";
-import {openStore, rows} from "../../loaders/store/db.js";
+import {rows} from "../../loaders/store/db.js";
+import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
 
 /**
  * The most rows of one store table the site ships (the first in the store's
@@ -180,7 +181,7 @@ export function pageDataNames(dataDir = dirname(fileURLToPath(import.meta.url)))
 export async function explorerPaths(storePath: string): Promise<string[]> {
   const paths = pageDataNames().map((name) => `/data/${name}.parquet`);
   if (!existsSync(storePath)) return paths;
-  const store = await openStore(storePath, {readOnly: true});
+  const store = await openStoreWhenFree(storePath, {readOnly: true});
   try {
     for (const {table} of await storeTables(store.conn)) paths.push(`/${tableFile(table)}`);
   } finally {

@@ -1,0 +1,129 @@
+// A build reads one copy of the store (snapshotForBuild, called by the site
+// config), so an import that lands meanwhile cannot show two pages two
+// stores; and a loader or a build that finds the store held by an import
+// waits for it, or fails with a message that says so, never DuckDB's lock error.
+
+import {spawn} from "node:child_process";
+import {closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {basename, dirname, join} from "node:path";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {openStore, rows} from "../../loaders/store/db.js";
+import {snapshotForBuild} from "../../src/data/site-cache.js";
+import {runCli} from "../browser/helpers.js";
+import {dumpRecord, jsonl} from "../helpers/episodes.js";
+import {REPO} from "../helpers/fixtures.js";
+
+/** Runs `npx tsx <script> …args` in the repository; resolves with its exit code and output. */
+function tsx(script: string, args: string[], env: Record<string, string>, out?: string): Promise<{code: number | null; stderr: string}> {
+  return new Promise((resolve, reject) => {
+    const fd = out ? openSync(out, "w") : "ignore";
+    const child = spawn("npx", ["tsx", script, ...args], {cwd: REPO, env: {...process.env, ...env}, stdio: ["ignore", fd, "pipe"]});
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (typeof fd === "number") closeSync(fd);
+      resolve({code, stderr});
+    });
+  });
+}
+
+/** Starts a process that holds `store` for writing with a transaction open for `ms`; resolves once it holds it. */
+async function holdStore(store: string, ms: number): Promise<{done: Promise<void>}> {
+  const child = spawn("npx", ["tsx", "test/helpers/hold-store.ts", store, String(ms)], {cwd: REPO, stdio: ["ignore", "pipe", "inherit"]});
+  const done = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => d.toString().includes("held") && resolve());
+    child.on("close", (code) => reject(new Error(`hold-store exited with ${code} before holding the store`)));
+  });
+  return {done};
+}
+
+/** Evaluated SOTOPIA episodes as the overview loader counts them, and rows of the explorer's episodes table, from their Parquet outputs. */
+async function shippedCounts(dir: string): Promise<{overview: number; explorer: number}> {
+  const probe = await openStore(join(dir, "probe.duckdb"));
+  try {
+    const [o] = await rows<{n: number}>(probe.conn, `SELECT episodes::INTEGER AS n FROM '${join(dir, "overview.parquet")}' WHERE section = 'benchmark' AND benchmark = 'sotopia'`);
+    const [e] = await rows<{n: number}>(probe.conn, `SELECT count(*)::INTEGER AS n FROM '${join(dir, "episodes-table.parquet")}'`);
+    return {overview: o.n, explorer: e.n};
+  } finally {
+    probe.close();
+  }
+}
+
+const episodes = (prefix: string, n: number) => jsonl(Array.from({length: n}, (_, i) => dumpRecord(`${prefix}-${i}`)));
+
+describe("the site build's store", () => {
+  let dir: string;
+  let live: string;
+  const savedDb = process.env.SOCIOMETER_DB;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "sociometer-snapshot-"));
+    live = join(dir, "live.duckdb");
+    writeFileSync(join(dir, "first.jsonl"), episodes("first", 3));
+    writeFileSync(join(dir, "later.jsonl"), episodes("later", 2));
+    await runCli(["import", "sotopia", join(dir, "first.jsonl"), "--db", live, "--quiet"]);
+  }, 120_000);
+
+  afterAll(() => {
+    if (savedDb === undefined) delete process.env.SOCIOMETER_DB;
+    else process.env.SOCIOMETER_DB = savedDb;
+    rmSync(dir, {recursive: true, force: true});
+  });
+
+  it("every loader of a build reads the copy taken at its start, though an import lands in between", async () => {
+    const snapshot = await snapshotForBuild(join(dir, "cache"), live);
+    expect(process.env.SOCIOMETER_DB).toBe(snapshot);
+    expect(snapshot).not.toBe(live);
+    expect(basename(snapshot)).toBe("live.duckdb");
+    // The import between the copy and the loaders, as one landing while Framework runs them.
+    await runCli(["import", "sotopia", join(dir, "later.jsonl"), "--db", live, "--quiet"]);
+    const env = {SOCIOMETER_DB: process.env.SOCIOMETER_DB!};
+    expect((await tsx("src/data/overview.parquet.ts", [], env, join(dir, "overview.parquet"))).code).toBe(0);
+    expect((await tsx("src/data/tables/[table].parquet.ts", ["--table=episodes"], env, join(dir, "episodes-table.parquet"))).code).toBe(0);
+    expect(await shippedCounts(dir)).toEqual({overview: 3, explorer: 3});
+    // The live store did take the import: the next build shows 5.
+    const store = await openStore(live, {readOnly: true});
+    const [{n}] = await rows<{n: number}>(store.conn, "SELECT count(*)::INTEGER AS n FROM episodes");
+    store.close();
+    expect(n).toBe(5);
+    // The copy goes when the build's process ends.
+    expect(dirname(snapshot).startsWith(tmpdir())).toBe(true);
+  }, 120_000);
+
+  it("the copy waits while an import holds the store, and holds what it committed", async () => {
+    const holder = await holdStore(live, 1500);
+    const told: string[] = [];
+    const {snapshotStore} = await import("../../loaders/store/snapshot.js");
+    const copy = join(dir, "waited.duckdb");
+    await snapshotStore(live, copy, {onWait: (m) => told.push(m)});
+    await holder.done;
+    expect(told).toEqual([`store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…`]);
+    const store = await openStore(copy, {readOnly: true});
+    const tables = await rows<{n: number}>(store.conn, "SELECT count(*)::INTEGER AS n FROM held_by_test");
+    store.close();
+    expect(tables).toEqual([{n: 1}]);
+    expect(existsSync(`${copy}.wal`)).toBe(false);
+  }, 60_000);
+
+  it("a loader run while an import holds the store waits for it instead of failing on the lock", async () => {
+    const holder = await holdStore(live, 1500);
+    const run = await tsx("src/data/overview.parquet.ts", [], {SOCIOMETER_DB: live}, join(dir, "overview-live.parquet"));
+    await holder.done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("store: live.duckdb is in use by another process");
+    expect(run.stderr).not.toContain("Could not set lock");
+  }, 60_000);
+
+  it("past the wait, a loader fails with a message naming the store and what to do, not DuckDB's lock error", async () => {
+    const holder = await holdStore(live, 4000);
+    const run = await tsx("src/data/overview.parquet.ts", [], {SOCIOMETER_DB: live, SOCIOMETER_LOCK_WAIT_SECONDS: "1"}, join(dir, "overview-late.parquet"));
+    await holder.done;
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/the store live\.duckdb is in use by another process \(an import or a judge run writing to it\), still after 1 s: let it finish and run again, or wait longer with SOCIOMETER_LOCK_WAIT_SECONDS/);
+    expect(run.stderr).not.toContain("Could not set lock");
+    expect(run.stderr).not.toContain(dir);
+  }, 60_000);
+});
