@@ -7,6 +7,7 @@ import {defaultStorePath, type Store} from "../../loaders/store/db.js";
 import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import {evaluatedSql} from "../../loaders/queries/store-contents.js";
+import {redactedQuery} from "./redaction.js";
 
 /**
  * Runs `fn` on the store opened read-only, then closes it; exits with a message
@@ -31,9 +32,9 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
   }
 }
 
-/** Writes the result of `sql` over the store as Parquet to stdout. */
+/** Writes the result of `sql` over the store as Parquet to stdout, key-shaped text redacted as in the table explorer. */
 export async function emitParquet(sql: string): Promise<void> {
-  await withStore((store) => writeParquetToStdout(store.conn, sql));
+  await withStore(async (store) => writeParquetToStdout(store.conn, await redactedQuery(store.conn, sql)));
 }
 
 /**
