@@ -3,7 +3,8 @@
 
 import {existsSync} from "node:fs";
 import {join} from "node:path";
-import {defaultStorePath, openStore, rows} from "./loaders/store/db.js";
+import {defaultStorePath, rows} from "./loaders/store/db.js";
+import {openStoreWhenFree} from "./loaders/store/wait-for-lock.js";
 import {invalidateLoaderCache, invalidateOutputOnInputs, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
 import {builtinAuditPaths} from "./loaders/audit/builtins.js";
 import {explorerPaths} from "./src/data/explorer-tables.js";
@@ -30,7 +31,7 @@ invalidateOutputOnInputs(cacheDir, "data/audits.json", builtinAuditPaths());
 async function storeSummary(): Promise<StoreSummary | null> {
   if (!existsSync(storePath)) return null;
   try {
-    const store = await openStore(storePath, {readOnly: true});
+    const store = await openStoreWhenFree(storePath, {readOnly: true});
     try {
       // Definitions and inputs (STSS tasks, InformativeBench schedules) are not episodes (loaders/queries/store-contents.ts).
       const [row] = await rows<StoreSummary>(

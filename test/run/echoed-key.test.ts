@@ -98,8 +98,15 @@ describe("a key echoed back by the endpoint", () => {
     expect(refused.code).toBe(3);
     expect(refused.stdout).toContain("Incorrect API key. the key you used is ***.");
     expect(server.requests.every((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+    // And a third model through the Batch API, whose output file carries the echoes.
+    server.setScript((body) => ({kind: "answer", content: scenario(lastUser(body)) === 2 ? `no JSON, only ${ECHOES}` : echoingAnswer()}));
+    const batched = judge.map((a) => (a === "gpt-4o-mini" ? "gpt-4.1" : a));
+    const submitted = await sociometer([...batched, "--batch", "--run-id", "batched"], KEY).done;
+    expect(submitted.code).toBe(0);
+    const collected = await sociometer(["judge", "--collect", "batched", "--wait", "--poll", "0.05", "--base-url", server.url, "--db", db], KEY).done;
+    expect(collected.code).toBe(0);
 
-    for (const out of [answered, refused]) {
+    for (const out of [answered, refused, submitted, collected]) {
       expect(found(out.stdout)).toEqual([]);
       expect(found(out.stderr)).toEqual([]);
     }
@@ -108,8 +115,9 @@ describe("a key echoed back by the endpoint", () => {
       // Read through SQL too: a byte scan misses compressed strings.
       const texts = await q<{t: string}>(`
         SELECT CAST(response AS VARCHAR) AS t FROM llm_calls UNION ALL SELECT CAST(raw AS VARCHAR) FROM judgments WHERE raw IS NOT NULL
-        UNION ALL SELECT CAST(rationale AS VARCHAR) FROM ratings WHERE rater = 'gpt-4o-mini'`);
-      expect(texts.length).toBe(3 + 1 + 2 * 2 * SOTOPIA_DIMENSIONS.length);
+        UNION ALL SELECT CAST(rationale AS VARCHAR) FROM ratings WHERE rater IN ('gpt-4o-mini', 'gpt-4.1')`);
+      // Per model: 3 answers, 1 failed judgment, 2 episodes × 2 agents × the dimensions.
+      expect(texts.length).toBe(2 * (3 + 1 + 2 * 2 * SOTOPIA_DIMENSIONS.length));
       for (const {t} of texts) {
         expect(found(t)).toEqual([]);
         expect(t).toContain("the key you used is ***.");
