@@ -1,5 +1,6 @@
-// Keeping secrets out of what the workbench prints: an endpoint's error can
-// echo the key it was sent, and a base URL can carry a password. Small and
+// Keeping secrets out of what the workbench prints and stores: an endpoint's
+// answer or error can echo the key it was sent (plainly, URL-encoded or in
+// base64), and a base URL can carry a password. Small and
 // free of the openai package, so the CLI's top-level error handler can use it.
 
 /** Texts that carry a credential whatever it is: `Bearer X`, `api_key=X`, `"api-key": "X"`, `API key provided: X` (a sentence's full stop is not part of X). */
