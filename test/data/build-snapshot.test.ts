@@ -160,6 +160,17 @@ describe("the site build's store", () => {
     expect(run.stderr).not.toContain(dir);
   }, 60_000);
 
+  it("`npm run store` (before every build and dev) waits for a store an import holds", async () => {
+    const holder = await holdStore(live);
+    const ensure = tsx("scripts/ensure-store.ts", [], {SOCIOMETER_DB: live}, join(dir, "ensure.out"));
+    await until(() => ensure.stderr().includes("store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…"));
+    await holder.release();
+    const run = await ensure.done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`store: ${live} (your data; left as it is)`);
+    expect(run.stderr).not.toContain("Could not set lock");
+  }, 60_000);
+
   it("a build started while an import holds the store waits for it, and ships one state though another import lands during the build", async () => {
     const buildStore = join(dir, "build.duckdb");
     await runCli(["import", "sotopia", join(dir, "first.jsonl"), "--db", buildStore, "--quiet"]);
