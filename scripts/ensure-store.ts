@@ -10,13 +10,15 @@ import {DuckDBInstance} from "@duckdb/node-api";
 import {existsSync, renameSync, rmSync} from "node:fs";
 import {importSamples, SAMPLE_IMPORTS} from "../loaders/samples.js";
 import {stderrProgress} from "../loaders/progress.js";
-import {defaultStorePath, openStore, rows, StoreVersionError} from "../loaders/store/db.js";
+import {defaultStorePath, rows, StoreVersionError} from "../loaders/store/db.js";
+import {openStoreWhenFree, whenFree} from "../loaders/store/wait-for-lock.js";
 
 const path = defaultStorePath();
 const samplePaths = new Set(SAMPLE_IMPORTS.map((s) => s.path));
 
 async function fill(target: string): Promise<void> {
-  const store = await openStore(target);
+  // An import may hold the store: wait for it rather than fail on DuckDB's lock.
+  const store = await openStoreWhenFree(target);
   try {
     for (const s of await importSamples(store, stderrProgress())) {
       const changed = s.files.filter((f) => f.status !== "unchanged").length;
@@ -34,7 +36,7 @@ async function fill(target: string): Promise<void> {
  * has sources.path).
  */
 async function sourcePaths(target: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(target, {access_mode: "READ_ONLY"});
+  const instance = await whenFree(target, () => DuckDBInstance.create(target, {access_mode: "READ_ONLY"}));
   const conn = await instance.connect();
   try {
     return (await rows<{path: string}>(conn, "SELECT path FROM sources")).map((s) => s.path);
@@ -68,7 +70,7 @@ async function ensureStore(): Promise<void> {
       await fill(path);
     } else {
       process.stderr.write(`store: ${path} (your data; left as it is)\n`);
-      (await openStore(path, {readOnly: true})).close();
+      (await openStoreWhenFree(path, {readOnly: true})).close();
     }
   }
 }
