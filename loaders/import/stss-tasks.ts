@@ -97,10 +97,11 @@ function* readTaskArray(path: string): Generator<ReadItem> {
   for (const [i, item] of doc.entries()) {
     const line = lines[i] ?? 1;
     try {
-      yield {kind: "episode", line, episode: episodeFromTask(asObject(item, `[${i}]`))};
+      yield {kind: "episode", line, episode: episodeFromTask(asObject(item, "(record)"))};
     } catch (e) {
       if (!(e instanceof RecordProblem)) throw e;
-      yield {kind: "reject", line, field: e.field === null ? `[${i}]` : `[${i}].${e.field}`, problem: e.problem, raw: JSON.stringify(item)};
+      const field = e.field === null || e.field === "(record)" ? `[${i}]` : `[${i}].${e.field}`;
+      yield {kind: "reject", line, field, problem: e.problem, raw: JSON.stringify(item)};
     }
   }
 }
