@@ -80,6 +80,26 @@ describe("bad inputs, imported in-process into a store holding the samples", () 
   });
 });
 
+describe("empty files", () => {
+  it("imports a 0-byte file and a file of blank lines as sources with no rows, each with a warning", async () => {
+    const dir = tempDir();
+    const store = await openStore(join(dir, "s.duckdb"));
+    try {
+      const empty = writeFile(dir, "empty.jsonl", "");
+      const blank = writeFile(dir, "blank.jsonl", "\n  \n\n");
+      const summary = await importFiles(store, "canonical", [empty, blank]);
+      expect(summary.warnings).toBe(2);
+      expect(summary.files.map((f) => [f.path, f.episodes, f.warnings])).toEqual([
+        [empty, 0, ["the file is empty (0 bytes): no rows imported"]],
+        [blank, 0, ["the file holds no records: no rows imported"]],
+      ]);
+      expect(await rows(store.conn, "SELECT path, rows FROM sources ORDER BY path")).toEqual([{path: blank, rows: 0}, {path: empty, rows: 0}]);
+    } finally {
+      store.close();
+    }
+  });
+});
+
 const run = promisify(execFile);
 
 /** A few cases through the real CLI: same message on stderr, exit code 65, nothing on stdout. */
@@ -113,5 +133,11 @@ describe("bad inputs through the CLI", () => {
     expect({code: result.code, stdout: result.stdout, stderr: result.stderr})
       .toEqual({code: 65, stdout: "", stderr: `sociometer: import failed, store unchanged:\n  ${expectedMessage(c, dir)}\n`});
     expect(await counts()).toEqual(before);
+  }, 30_000);
+
+  it("says so when a file is empty, and exits 0", async () => {
+    const empty = writeFile(tempDir(), "empty.jsonl", "");
+    const {stdout} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), "import", "canonical", empty, "--db", db, "--quiet"], {cwd: REPO});
+    expect(stdout).toMatch(/^  empty\.jsonl: imported, 0 episodes, 0 scores\n    warning: the file is empty \(0 bytes\): no rows imported\ncanonical: 0 episodes and 0 scores imported in \d+\.\d s\n1 warning\(s\), above\n$/);
   }, 30_000);
 });
