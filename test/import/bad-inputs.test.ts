@@ -12,6 +12,7 @@ import {exitCodeOf} from "../../loaders/cli/main.js";
 import {ImportError} from "../../loaders/import/errors.js";
 import {FORMATS} from "../../loaders/import/registry.js";
 import {importFiles} from "../../loaders/import/session.js";
+import {dumpReading} from "../../loaders/import/sotopia.js";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {BAD_INPUTS, type BadInput} from "../fixtures/bad-inputs/corpus.js";
@@ -77,6 +78,28 @@ describe("bad inputs, imported in-process into a store holding the samples", () 
     expect({file: e.file, line: e.line, field: e.field}).toEqual({file: join(dir, c.file), line: c.line, field: c.field});
     expect(e.message).toBe(expectedMessage(c, dir));
     expect(await tableCounts(store)).toEqual(before);
+  });
+});
+
+describe("a SOTOPIA dump read by a worker thread", () => {
+  it("stops at the same deep record with the same message as on the main thread", async () => {
+    const c = BAD_INPUTS.find((x) => x.format === "sotopia" && x.name === "a field it ignores nested 6000 deep")!;
+    const {dir, paths} = writeCase(c);
+    const store = await openStore(join(dir, "s.duckdb"));
+    const saved = {...dumpReading};
+    const env = process.env.SOCIOMETER_IMPORT_WORKERS;
+    Object.assign(dumpReading, {minBytes: 0});
+    process.env.SOCIOMETER_IMPORT_WORKERS = "1";
+    try {
+      const error = await importFiles(store, "sotopia", paths).then(() => null, (e: unknown) => e);
+      expect((error as Error).message).toBe(expectedMessage(c, dir));
+      expect(await tableCounts(store)).toMatchObject({episodes: 0, messages: 0, ratings: 0, sources: 0});
+    } finally {
+      Object.assign(dumpReading, saved);
+      if (env === undefined) delete process.env.SOCIOMETER_IMPORT_WORKERS;
+      else process.env.SOCIOMETER_IMPORT_WORKERS = env;
+      store.close();
+    }
   });
 });
 
