@@ -104,11 +104,13 @@ function describeImport(s: ImportSummary): string {
     const dups = f.duplicateLines.length
       ? `\n    ${f.duplicateLines.length} row(s) repeat an earlier row exactly and were counted once: ${f.duplicateLines.map((d) => `line ${d.line} = line ${d.of}`).join(", ")}`
       : "";
-    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}`;
+    const warnings = f.warnings.map((w) => `\n    warning: ${w}`).join("");
+    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${warnings}`;
   });
   lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
   if (s.judgeFailed) lines.push(`${s.judgeFailed} episode(s) had a failed judge: their transcripts were imported without scores`);
   if (s.rejectsPath) lines.push(`${s.rejected} record(s) rejected; see ${s.rejectsPath}`);
+  if (s.warnings) lines.push(`${s.warnings} warning(s), above`);
   return lines.join("\n") + "\n";
 }
 
@@ -314,9 +316,14 @@ if (invokedDirectly || process.env.SOCIOMETER_CLI === "1") {
       const message = e instanceof ImportError ? `import failed, store unchanged:\n  ${e.message}` : (e as Error).message;
       // An error may quote what it was given (a key echoed by the endpoint, a URL with a password).
       process.stderr.write(`sociometer: ${redact(message, cliSecrets(process.argv.slice(2)))}\n`);
-      exitAfterOutput(e instanceof ImportError || e instanceof AuditCsvError ? 65 : 2);
+      exitAfterOutput(exitCodeOf(e));
     },
   );
+}
+
+/** The exit code for an error: 65 (bad input data, as sysexits' EX_DATAERR) for a record or audit table at fault, else 2. */
+export function exitCodeOf(e: unknown): number {
+  return e instanceof ImportError || e instanceof AuditCsvError ? 65 : 2;
 }
 
 /**

@@ -123,7 +123,7 @@ export function readJsonDocument(path: string): {text: string; doc: Json} | Extr
     return {text, doc: parseJson(text)};
   } catch (e) {
     if (!(e instanceof RecordProblem)) throw e;
-    return {kind: "reject", line: 1, field: null, problem: e.problem, raw: text.slice(0, 2000)};
+    return {kind: "reject", line: 1, field: e.field, problem: e.problem, raw: text.slice(0, 2000)};
   }
 }
 

@@ -36,6 +36,8 @@ export interface FileSummary {
   judgeFailed: number;
   /** Rows that repeat an earlier row of the same file exactly (same rater, response and scores): counted once. */
   duplicateLines: {line: number; of: number}[];
+  /** What was imported but looks wrong, such as an empty file. */
+  warnings: string[];
 }
 
 export interface ImportSummary {
@@ -45,6 +47,7 @@ export interface ImportSummary {
   ratings: number;
   rejected: number;
   judgeFailed: number;
+  warnings: number;
   rejectsPath: string | null;
   seconds: number;
 }
@@ -62,6 +65,14 @@ interface ExistingSource {
   path: string;
   sha256: string;
   bytes: number;
+}
+
+/** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
+interface Added {
+  names: string[];
+  where: string;
+  path: string;
+  line: number;
 }
 
 /** A source's id names its path (content is tracked by sha256), so it is known before the file is read. */
@@ -106,7 +117,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (sha && (same || shasNow.has(sha))) {
         summaries.push({
           path, status: "unchanged", sourceId: same?.source_id ?? sourceIdOf(path), sameAs: same && same.path !== path ? same.path : undefined,
-          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [],
+          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [],
         });
         continue;
       }
@@ -118,7 +129,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
 
     // Episodes already stored (after removing replaced files), and those this import adds.
     const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
-    const added = new Map<string, {names: string[]; where: string}>();
+    const added = new Map<string, Added>();
+    // Each ratings file's rows by key, kept to name the line of a clash with another file (checkRatingConflicts).
+    const ratingLines = new Map<string, Map<string, {line: number}>>();
     const seatCache = new Map<string, string[]>();
     let doneBytes = 0;
     const ctx: ReadContext = {
@@ -143,8 +156,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const sourceId = sourceIdOf(plan.path);
       const fingerprint = plan.sha ? Promise.resolve(plan.sha) : sha256InWorker(plan.path);
       fingerprint.catch(() => {}); // awaited below; a failed read surfaces there, not as an unhandled rejection
-      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: []};
+      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []};
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
+      ratingLines.set(plan.path, ratingKeys);
       let records = 0;
       const name = basename(plan.path);
       const reject = (line: number, field: string | null, problem: string, raw: string) => {
@@ -168,7 +182,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
                 (skip ??= new Uint8Array(b.count))[i] = 1;
                 continue;
               }
-              added.set(id, {names: batchNames(b, i), where: `${name}:${b.line[i]}`});
+              added.set(id, {names: batchNames(b, i), where: `${name}:${b.line[i]}`, path: plan.path, line: b.line[i]});
               chained ||= b.episodes.chain_id[i] !== null;
               summary.episodes++;
               summary.ratings += b.ratings.start[i + 1] - b.ratings.start[i];
@@ -183,7 +197,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
               reject(item.line, "episode_id", `episode ${e.episode_id} is already ${earlier ? `in this import (${earlier.where})` : "in the store, from another file"}`, "");
               continue;
             }
-            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${name}:${item.line}`});
+            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${name}:${item.line}`, path: plan.path, line: item.line});
             writer.episode(e, sourceId);
             chained ||= e.chain_id !== null;
             summary.episodes++;
@@ -218,6 +232,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         throw error;
       }
       doneBytes += plan.bytes;
+      // Kept as a source (importing it again is a no-op), but a file with nothing in it is more likely a mistake than a result.
+      if (records === 0 && summary.rejected === 0 && summary.duplicateLines.length === 0) {
+        summary.warnings.push(plan.bytes === 0 ? "the file is empty (0 bytes): no rows imported" : "the file holds no records: no rows imported");
+      }
       const sha = await fingerprint;
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
@@ -231,8 +249,13 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     writer = null;
     progress.finish();
 
-    if (ratingsItems > 0) await checkRatingConflicts(store);
-    if (chained) await checkChainPositions(store);
+    if (ratingsItems > 0) {
+      await checkRatingConflicts(store, (path, r) => {
+        const episode = added.get(r.episode_id);
+        return ratingLines.get(path)?.get(ratingKey(r))?.line ?? (episode?.path === path ? episode.line : null);
+      });
+    }
+    if (chained) await checkChainPositions(store, added);
     if (planned.some((p) => p.status === "replaced")) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
     await conn.run("COMMIT");
@@ -255,7 +278,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   const sum = (k: "episodes" | "ratings" | "rejected" | "judgeFailed") => summaries.reduce((s, f) => s + f[k], 0);
   return {
     format: format.name, files: summaries, episodes: sum("episodes"), ratings: sum("ratings"), rejected: sum("rejected"),
-    judgeFailed: sum("judgeFailed"), rejectsPath, seconds: (Date.now() - started) / 1000,
+    judgeFailed: sum("judgeFailed"), warnings: summaries.reduce((s, f) => s + f.warnings.length, 0), rejectsPath, seconds: (Date.now() - started) / 1000,
   };
 }
 
@@ -275,23 +298,39 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
 }
 
-/** The same rater scoring the same thing twice, across files, is an error, not a silent double count. */
-async function checkRatingConflicts(store: Store): Promise<void> {
-  const dup = await rows<{episode_id: string; agent: number; dimension: string; rater: string; paths: string[]}>(
+/** Of rows found in several files, the last one this import read (null line: an earlier import's), and how to name the others. */
+function placeOfClash(places: {path: string; line: number | null}[]): {path: string; line: number | null; others: string} {
+  let here = places[places.length - 1];
+  for (const p of places) if (p.line !== null) here = p;
+  const others = places.filter((p) => p !== here).map((p) => (p.line === null ? `${p.path} (imported earlier)` : `${p.path}:${p.line}`));
+  return {...here, others: others.join(", ")};
+}
+
+/**
+ * The same rater scoring the same thing twice, across files, is an error, not
+ * a silent double count. `lineOf` gives the line of a row this import read from
+ * `path`, null for rows of an earlier import.
+ */
+async function checkRatingConflicts(
+  store: Store,
+  lineOf: (path: string, r: {episode_id: string; agent: number; dimension: string; rater: string; run_id: string}) => number | null,
+): Promise<void> {
+  const dup = await rows<{episode_id: string; agent: number; dimension: string; rater: string; run_id: string; paths: string[]}>(
     store.conn,
-    `SELECT r.episode_id, r.agent, r.dimension, r.rater, list(DISTINCT s.path) AS paths
+    `SELECT r.episode_id, r.agent, r.dimension, r.rater, r.run_id, list(s.path ORDER BY s.imported_at, s.path) AS paths
      FROM ratings r JOIN sources s USING (source_id)
      GROUP BY r.episode_id, r.agent, r.dimension, r.rater, r.run_id HAVING count(*) > 1 LIMIT 1`,
   );
   if (dup.length) {
     const d = dup[0];
-    throw new ImportError(d.paths[d.paths.length - 1], null, "rater",
-      `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id} more than once (also in ${d.paths.join(", ")})`);
+    const at = placeOfClash(d.paths.map((path) => ({path, line: lineOf(path, d)})));
+    throw new ImportError(at.path, at.line, "rater",
+      `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id}${d.run_id ? ` (${d.run_id})` : ""} more than once: also in ${at.others}`);
   }
 }
 
 /** One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey). */
-async function checkChainPositions(store: Store): Promise<void> {
+async function checkChainPositions(store: Store, added: ReadonlyMap<string, Added>): Promise<void> {
   const dup = await rows<{chain_id: string; chain_index: number; episodes: string[]; paths: string[]}>(
     store.conn,
     `WITH chains AS (
@@ -299,13 +338,17 @@ async function checkChainPositions(store: Store): Promise<void> {
               (SELECT string_agg(p.model, ' / ' ORDER BY p.agent) FROM participants p WHERE p.episode_id = e.episode_id) AS models, s.path
        FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IS NOT NULL
      )
-     SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(DISTINCT path) AS paths
+     SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(path ORDER BY episode_id) AS paths
      FROM chains GROUP BY chain_id, chain_index, memory, models HAVING count(*) > 1 LIMIT 1`,
   );
   if (dup.length) {
     const d = dup[0];
-    throw new ImportError(d.paths[d.paths.length - 1], null, "chain_index",
-      `chain ${d.chain_id} has more than one episode at index ${d.chain_index} (${d.episodes.join(", ")}; files: ${d.paths.join(", ")})`);
+    const at = placeOfClash(d.episodes.map((id, i) => ({path: d.paths[i], line: added.get(id)?.line ?? null})));
+    const named = d.episodes.map((id, i) => {
+      const line = added.get(id)?.line;
+      return `${id} at ${d.paths[i]}${line === undefined ? " (imported earlier)" : `:${line}`}`;
+    });
+    throw new ImportError(at.path, at.line, "chain_index", `chain ${d.chain_id} has more than one episode at index ${d.chain_index}: ${named.join(", ")}`);
   }
 }
 

@@ -5,7 +5,7 @@
 
 import {readFileSync} from "node:fs";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {parseCsv, type CsvRow} from "./csv.js";
+import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
 import {RecordProblem} from "./errors.js";
 import {decodeWhole} from "./files.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
@@ -13,13 +13,17 @@ import type {ImportFormat, ReadContext} from "./registry.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
 export const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
+/** Number() also reads 0x7, 0b101, 0o7 and Infinity; a score is written in decimal. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function score(dimension: string, text: string, field: string): number {
   const dim = sotopiaDimension(dimension);
   if (!dim) throw new RecordProblem(field, `unknown dimension ${JSON.stringify(dimension)} (expected one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")})`);
   if (!text.trim()) throw new RecordProblem(field, `is empty (expected a score in [${dim.lo}, ${dim.hi}])`);
-  const value = Number(text);
-  const problem = scoreProblem(dim, Number.isNaN(value) ? text : value);
+  const trimmed = text.trim();
+  if (!DECIMAL.test(trimmed)) throw new RecordProblem(field, `expected a decimal number in [${dim.lo}, ${dim.hi}], got ${JSON.stringify(text)}`);
+  const value = Number(trimmed);
+  const problem = scoreProblem(dim, value);
   if (problem) throw new RecordProblem(field, problem);
   return value;
 }
@@ -106,7 +110,8 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
     rows = parseCsv(text);
     header = rows.next().value ?? undefined;
   } catch (e) {
-    yield {kind: "reject", line: 1, field: null, problem: (e as Error).message, raw: ""};
+    if (!(e instanceof UnclosedQuote)) throw e;
+    yield {kind: "reject", line: e.line, field: "header", problem: e.message, raw: ""};
     return;
   }
   if (!header) throw new RecordProblem(null, "the file is empty (expected a header row)");
@@ -127,7 +132,9 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
     try {
       next = rows.next();
     } catch (e) {
-      yield {kind: "reject", line: 0, field: null, problem: (e as Error).message, raw: ""};
+      if (!(e instanceof UnclosedQuote)) throw e;
+      // Everything after the quote was read into one field, so the rest of the file holds no rows to go on with.
+      yield {kind: "reject", line: e.line, field: header.fields[e.column]?.trim() || `field ${e.column + 1}`, problem: `${e.message}; the rest of the file is read as that one field`, raw: ""};
       return;
     }
     if (next.done) return;

@@ -7,6 +7,7 @@ import {availableParallelism} from "node:os";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonDocument, readJsonl} from "./files.js";
+import {arrayElementLines} from "./json-text.js";
 import {readJsonlInWorkers} from "./jsonl-workers.js";
 import {emptyEpisode, type EpisodeRecord, type MessageRecord, type ReadItem, type RatingRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
@@ -245,21 +246,32 @@ async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<Read
     return;
   }
   // One EpisodeLog (or an array of them) per file; each record is accepted or rejected on its own.
-  const attempt = (make: () => ReadItem, raw: string): ReadItem => {
-    try {
-      return make();
-    } catch (e) {
-      if (!(e instanceof RecordProblem)) throw e;
-      return {kind: "reject", line: 1, field: e.field, problem: e.problem, raw: raw.slice(0, 2000)};
-    }
-  };
   const read = readJsonDocument(path);
   if ("kind" in read) {
     yield read;
     return;
   }
-  const {doc} = read;
-  for (const record of Array.isArray(doc) ? doc : [doc]) yield attempt(() => episodeItem(record, 1, true), JSON.stringify(record));
+  const {text, doc} = read;
+  if (!Array.isArray(doc)) {
+    yield attempt(() => episodeItem(doc, 1, true), 1, (field) => field, doc);
+    return;
+  }
+  const lines = arrayElementLines(text);
+  for (const [i, record] of doc.entries()) {
+    // An element is named by its index, as in the array: [2].models[0].
+    const inArray = (field: string | null) => (field === null || field === "(record)" ? `[${i}]` : `[${i}].${field}`);
+    yield attempt(() => episodeItem(record, lines[i] ?? 1, true), lines[i] ?? 1, inArray, record);
+  }
+}
+
+/** The record `make` builds, or a reject at `line` with the field named by `fieldOf`. */
+function attempt(make: () => ReadItem, line: number, fieldOf: (field: string | null) => string | null, record: Json): ReadItem {
+  try {
+    return make();
+  } catch (e) {
+    if (!(e instanceof RecordProblem)) throw e;
+    return {kind: "reject", line, field: fieldOf(e.field), problem: e.problem, raw: JSON.stringify(record).slice(0, 2000)};
+  }
 }
 
 export const sotopiaFormat: ImportFormat = {
