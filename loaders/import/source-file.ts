@@ -106,15 +106,16 @@ export class SourceFile {
     if (!thread) throw new Error(`${this.path} was opened without a fingerprint`);
     if (this.hashFailure) throw this.hashFailure;
     if (this.hashed !== this.size) throw changed(this.path, `${this.size} bytes when it was opened, ${this.hashed} read`);
-    const now = fileState(fstatSync(this.fd));
-    if (!sameState(this.state, now)) throw changed(this.path, describeChange(this.state, now));
+    // The path first: a file moved into its place also changes the open one (its link count, so its ctime).
     let atPath: FileState;
     try {
       atPath = fileState(statSync(this.path));
     } catch {
       throw changed(this.path, "it is no longer there");
     }
-    if (!sameState(this.state, atPath)) throw changed(this.path, `another file took its place: ${describeChange(this.state, atPath)}`);
+    if (atPath.dev !== this.state.dev || atPath.ino !== this.state.ino) throw changed(this.path, "another file took its place");
+    const now = fileState(fstatSync(this.fd));
+    if (!sameState(this.state, now)) throw changed(this.path, describeChange(this.state, now));
     const sha = await new Promise<string>((resolve, reject) => {
       thread.once("message", resolve);
       thread.once("error", reject);
