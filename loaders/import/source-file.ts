@@ -106,6 +106,19 @@ export class SourceFile {
     if (!thread) throw new Error(`${this.path} was opened without a fingerprint`);
     if (this.hashFailure) throw this.hashFailure;
     if (this.hashed !== this.size) throw changed(this.path, `${this.size} bytes when it was opened, ${this.hashed} read`);
+    this.checkUnchanged();
+    const sha = await new Promise<string>((resolve, reject) => {
+      thread.once("message", resolve);
+      thread.once("error", reject);
+      thread.postMessage("digest");
+    });
+    this.hashThread = null;
+    if (plannedSha !== null && sha !== plannedSha) throw changed(this.path, "its content is not what it was when the import began");
+    return sha;
+  }
+
+  /** Throws the ImportError for a file that, under its path, is no longer the one opened. */
+  checkUnchanged(): void {
     // The path first: a file moved into its place also changes the open one (its link count, so its ctime).
     let atPath: FileState;
     try {
@@ -116,14 +129,6 @@ export class SourceFile {
     if (atPath.dev !== this.state.dev || atPath.ino !== this.state.ino) throw changed(this.path, "another file took its place");
     const now = fileState(fstatSync(this.fd));
     if (!sameState(this.state, now)) throw changed(this.path, describeChange(this.state, now));
-    const sha = await new Promise<string>((resolve, reject) => {
-      thread.once("message", resolve);
-      thread.once("error", reject);
-      thread.postMessage("digest");
-    });
-    this.hashThread = null;
-    if (plannedSha !== null && sha !== plannedSha) throw changed(this.path, "its content is not what it was when the import began");
-    return sha;
   }
 
   /** Closes the file, and stops the hash thread if finish was not reached. */

@@ -203,6 +203,21 @@ describe("a file that changes while it is imported", () => {
     expect(await rows(store.conn, "SELECT sha256 FROM sources WHERE path = $1", [path])).toEqual([{sha256: createHash("sha256").update(original).digest("hex")}]);
   });
 
+  it("names the change, not the line it cut, when a rewrite breaks a record the import has yet to read", async () => {
+    const store = await storeWithOther();
+    // Line 2 is longer than a read (4 MiB): its end is read only after the rewrite, which drops its closing brace.
+    const long = JSON.stringify(dumpRecord("b")).slice(0, -1) + " ".repeat(5 * 2 ** 20) + "}";
+    const text = jsonl([dumpRecord("a")]) + long + "\n";
+    const path = writeOld(store.dir, "e.jsonl", text);
+    const before = await snapshot(store);
+    const cut = () => writeFileSync(path, text.slice(0, -2) + " \n");
+    const error = await importFiles(store, "sotopia", [path], {progress: changeDuring("update", cut)}).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect([(error as ImportError).file, (error as ImportError).line]).toEqual([path, null]);
+    expect((error as ImportError).problem).toMatch(/^the file changed while it was being imported \(it was modified at /);
+    expect(await snapshot(store)).toEqual(before);
+  });
+
   it("is refused when another file is moved into its place while it is read", async () => {
     const store = await storeWithOther();
     const path = writeOld(store.dir, "e.jsonl", original);
