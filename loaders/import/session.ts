@@ -231,8 +231,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         }
         sha = await source.finish(plan.sha);
       } catch (e) {
-        // A bad record in a file that changed under the import (a line cut by a rewrite) is the change's doing: report the change.
-        if (e instanceof ImportError || e instanceof RecordProblem) source.checkUnchanged();
+        // A bad record (a line cut by a rewrite) or a failed read in a file that changed under the import is the change's doing: report the change.
+        source.checkUnchanged();
         if (e instanceof RecordProblem) throw new ImportError(plan.path, 1, e.field, e.problem);
         throw e;
       } finally {
