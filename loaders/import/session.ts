@@ -124,7 +124,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (sameAs !== undefined) {
         // Its rows are already there, under the other path; a replaced file's own old rows are gone.
         summaries.push({
-          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(path), sameAs,
+          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs,
           episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [],
         });
         continue;

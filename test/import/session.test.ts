@@ -267,6 +267,7 @@ describe("paths decide first", () => {
     writeFileSync(b, readFileSync(a));
     const summary = await importFiles(store, "sotopia", [a, b]);
     expect(summary.files.map((f) => [f.path, f.status, f.sameAs, f.episodes])).toEqual([[a, "unchanged", undefined, 0], [b, "replaced", a, 0]]);
+    expect(summary.files[1].sourceId).toBe(summary.files[0].sourceId);
     expect(await rows(store.conn, "SELECT e.episode_id, s.path FROM episodes e JOIN sources s USING (source_id) ORDER BY 1")).toEqual([
       {episode_id: "a1", path: a}, {episode_id: "a2", path: a},
     ]);
