@@ -100,6 +100,7 @@ function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {
     const name = basename(f.path);
     if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""} (nothing to do)`;
+    if (f.sameAs) return `  ${name}: replaced; its earlier rows are removed, and its new content is already imported from ${f.sameAs}`;
     const extra = [f.judgeFailed ? `${f.judgeFailed} with no scores (judge failed)` : "", f.rejected ? `${f.rejected} rejected` : ""].filter(Boolean).join(", ");
     const dups = f.duplicateLines.length
       ? `\n    ${f.duplicateLines.length} row(s) repeat an earlier row exactly and were counted once: ${f.duplicateLines.map((d) => `line ${d.line} = line ${d.of}`).join(", ")}`

@@ -80,7 +80,7 @@ export function episodeFromCanonical(r: JsonObject): EpisodeRecord {
 }
 
 function readCanonical(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
 }
 
 export const canonicalFormat: ImportFormat = {

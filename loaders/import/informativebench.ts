@@ -151,7 +151,7 @@ export function episodeFromInformativeBench(r: JsonObject): EpisodeRecord {
 }
 
 function readInformativeBench(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromInformativeBench(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromInformativeBench(asObject(doc, "(record)"))}));
 }
 
 export const informativebenchFormat: ImportFormat = {

@@ -109,7 +109,7 @@ export function withUniqueChainPositions(toEpisode: (doc: Json, line: number) =>
 }
 
 function readLifelong(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  return readJsonl(path, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromLifelong(asObject(doc, "(record)"))));
+  return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromLifelong(asObject(doc, "(record)"))));
 }
 
 export const lifelongFormat: ImportFormat = {

@@ -1,6 +1,7 @@
 // The import formats the workbench reads, by name. Later benchmarks register theirs here.
 
 import type {ReadItem} from "./records.js";
+import type {SourceFile} from "./source-file.js";
 import {canonicalFormat} from "./canonical.js";
 import {hsiiFormat} from "./hsii.js";
 import {informativebenchFormat} from "./informativebench.js";
@@ -23,6 +24,8 @@ export interface ReadContext {
   seatsOf(episodeId: string): string[];
   /** Bytes of the current file read so far. */
   onProgress(bytesRead: number): void;
+  /** The file being read, opened: read it only through this, so its fingerprint is of the bytes parsed (see source-file.ts). */
+  source: SourceFile;
 }
 
 export interface ImportFormat {

@@ -9,9 +9,10 @@ import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
 import {batchNames} from "./batch.js";
-import {sha256File, sha256InWorker} from "./files.js";
+import {sha256File} from "./files.js";
 import {getFormat, type ReadContext} from "./registry.js";
 import {suggestFormat} from "./sniff.js";
+import {fileState, SourceFile, type FileState} from "./source-file.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -27,7 +28,7 @@ export interface FileSummary {
   path: string;
   status: FileStatus;
   sourceId: string;
-  /** For unchanged files: the path the same content was imported from. */
+  /** For unchanged files, and replaced ones whose new content is another file's: the path that content was imported from. */
   sameAs?: string;
   episodes: number;
   ratings: number;
@@ -104,27 +105,44 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   try {
     // Plan: what each file is, and clear the rows of files that changed. A file
     // can only be unchanged if a stored source (or another file here) has its
-    // exact size; only those are hashed up front, the rest on another core while they are read.
-    const planned: {path: string; sha: string | null; bytes: number; status: FileStatus}[] = [];
-    const sizes = files.map((f) => statSync(f).size);
+    // exact size; only those are hashed up front, the rest as they are read.
+    // Paths decide first: a stored path with other content now is replaced,
+    // whatever else holds its new bytes; only then may new content turn out to
+    // be another file's (a copy), judged against the sources that stay.
+    const states = files.map((f) => fileState(statSync(f)));
     const storedSizes = new Set(existing.map((s) => s.bytes));
-    const shasNow = new Set<string>();
+    let removedSources = false;
+    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined}[] = [];
     for (const [i, path] of files.entries()) {
-      const bytes = sizes[i];
-      const mayRepeat = storedSizes.has(bytes) || sizes.some((b, j) => j !== i && b === bytes);
+      const bytes = states[i].size;
+      const mayRepeat = storedSizes.has(bytes) || states.some((s, j) => j !== i && s.size === bytes);
       const sha = mayRepeat ? await sha256File(path) : null;
-      const same = sha ? bySha.get(sha) : undefined;
-      if (sha && (same || shasNow.has(sha))) {
+      const previous = byPath.get(path);
+      if (previous && sha === previous.sha256) {
+        summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []});
+        continue;
+      }
+      if (previous) {
+        await deleteSource(store, previous.source_id);
+        removedSources = true;
+        if (bySha.get(previous.sha256) === previous) bySha.delete(previous.sha256);
+      }
+      candidates.push({path, sha, state: states[i], previous});
+    }
+    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus}[] = [];
+    const shasNow = new Map<string, string>();
+    for (const {path, sha, state, previous} of candidates) {
+      const sameAs = sha === null ? undefined : bySha.get(sha)?.path ?? shasNow.get(sha);
+      if (sameAs !== undefined) {
+        // Its rows are already there, under the other path; a replaced file's own old rows are gone.
         summaries.push({
-          path, status: "unchanged", sourceId: same?.source_id ?? sourceIdOf(path), sameAs: same && same.path !== path ? same.path : undefined,
+          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs,
           episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [],
         });
         continue;
       }
-      if (sha) shasNow.add(sha);
-      const previous = byPath.get(path);
-      if (previous) await deleteSource(store, previous.source_id);
-      planned.push({path, sha, bytes, status: previous ? "replaced" : "imported"});
+      if (sha) shasNow.set(sha, path);
+      planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
     }
 
     // Episodes already stored (after removing replaced files), and those this import adds.
@@ -134,10 +152,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const ratingLines = new Map<string, Map<string, {line: number}>>();
     const seatCache = new Map<string, string[]>();
     let doneBytes = 0;
-    const ctx: ReadContext = {
-      hasEpisode: (id) => stored.has(id) || added.has(id),
-      seatsOf: (id) => added.get(id)?.names ?? seatCache.get(id) ?? [],
-      onProgress: (b) => progress.update(doneBytes + b),
+    const context = {
+      hasEpisode: (id: string) => stored.has(id) || added.has(id),
+      seatsOf: (id: string) => added.get(id)?.names ?? seatCache.get(id) ?? [],
+      onProgress: (b: number) => progress.update(doneBytes + b),
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
     if (format.scoresStoredEpisodes && stored.size) {
@@ -150,12 +168,12 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     }
 
     writer = await StoreWriter.open(conn);
-    const totalBytes = planned.reduce((s, p) => s + p.bytes, 0);
+    const totalBytes = planned.reduce((s, p) => s + p.state.size, 0);
     progress.start(`importing ${planned.length} file(s)`, totalBytes, "bytes");
     for (const plan of planned) {
       const sourceId = sourceIdOf(plan.path);
-      const fingerprint = plan.sha ? Promise.resolve(plan.sha) : sha256InWorker(plan.path);
-      fingerprint.catch(() => {}); // awaited below; a failed read surfaces there, not as an unhandled rejection
+      const source = SourceFile.open(plan.path, plan.state);
+      const ctx: ReadContext = {...context, source};
       const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []};
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
       ratingLines.set(plan.path, ratingKeys);
@@ -166,6 +184,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         rejects.push({file: plan.path, line, field, problem, raw});
         summary.rejected++;
       };
+      let sha: string;
       try {
         for await (const item of format.read(plan.path, ctx)) {
           if (item.kind === "reject") {
@@ -225,21 +244,25 @@ export async function importFiles(store: Store, formatName: string, paths: reado
             records++;
           }
         }
+        sha = await source.finish(plan.sha);
       } catch (e) {
+        // A bad record (a line cut by a rewrite) or a failed read in a file that changed under the import is the change's doing: report the change.
+        source.checkUnchanged();
         const error = e instanceof RecordProblem ? new ImportError(plan.path, 1, e.field, e.problem) : e;
         // Failing in the first record often means the wrong format name: say which one fits.
         if (error instanceof ImportError && records === 0 && summary.rejected === 0) throw suggestFormat(error, format.name);
         throw error;
+      } finally {
+        source.close();
       }
-      doneBytes += plan.bytes;
+      doneBytes += source.size;
       // Kept as a source (importing it again is a no-op), but a file with nothing in it is more likely a mistake than a result.
       if (records === 0 && summary.rejected === 0 && summary.duplicateLines.length === 0) {
-        summary.warnings.push(plan.bytes === 0 ? "the file is empty (0 bytes): no rows imported" : "the file holds no records: no rows imported");
+        summary.warnings.push(source.size === 0 ? "the file is empty (0 bytes): no rows imported" : "the file holds no records: no rows imported");
       }
-      const sha = await fingerprint;
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
       );
       summaries.push(summary);
     }
@@ -256,7 +279,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       });
     }
     if (chained) await checkChainPositions(store, added);
-    if (planned.some((p) => p.status === "replaced")) await checkOrphans(store);
+    if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
     await conn.run("COMMIT");
   } catch (e) {

@@ -78,7 +78,7 @@ export function episodeFromSonzai(r: JsonObject, run: {backend: string; memory: 
 
 function readSonzai(path: string, ctx: ReadContext) {
   const run = {...runOfFileName(path), stem: basename(path, ".jsonl")};
-  return readJsonl(path, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromSonzai(asObject(doc, "(record)"), run)));
+  return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromSonzai(asObject(doc, "(record)"), run)));
 }
 
 export const sonzaiLifelongFormat: ImportFormat = {

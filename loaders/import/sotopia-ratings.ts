@@ -3,7 +3,6 @@
 //   long: episode_id, agent, dimension, rater, value[, rationale, rater_kind, run_id]
 //   wide: the SOTOPIA annotation files: [ID,] pk, prolific_id, <dimension>_<seat>, <dimension>_reasoning_<seat>
 
-import {readFileSync} from "node:fs";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
 import {RecordProblem} from "./errors.js";
@@ -98,8 +97,7 @@ function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats:
 }
 
 async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
-  const bytes = readFileSync(path);
-  const text = decodeWhole(bytes);
+  const text = decodeWhole(ctx.source.readAll());
   if (text instanceof RecordProblem) {
     yield {kind: "reject", line: 1, field: null, problem: `${text.problem}`, raw: ""};
     return;

@@ -2,7 +2,6 @@
 // episode a line) or as EpisodeLog JSON files written by sotopia's local
 // storage backend (one episode a file). See docs/formats.md.
 
-import {statSync} from "node:fs";
 import {availableParallelism} from "node:os";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
@@ -231,22 +230,22 @@ export const dumpReading = {
 const WORKER_MODULE = new URL("./sotopia-worker.ts", import.meta.url);
 
 /** The records of a JSONL dump, in file order. */
-export function readDump(path: string, ctx: Pick<ReadContext, "onProgress">, plan = dumpReading): AsyncIterable<ReadItem> | Iterable<ReadItem> {
+export function readDump(ctx: Pick<ReadContext, "onProgress" | "source">, plan = dumpReading): AsyncIterable<ReadItem> | Iterable<ReadItem> {
   const fromEnv = process.env.SOCIOMETER_IMPORT_WORKERS;
   const workers = fromEnv !== undefined && fromEnv !== "" ? Number(fromEnv) : plan.workers;
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`SOCIOMETER_IMPORT_WORKERS must be a whole number, not ${JSON.stringify(fromEnv)}`);
   const toItem = (doc: Json, line: number) => episodeItem(doc, line, false);
-  if (workers === 0 || statSync(path).size < plan.minBytes) return readJsonl(path, ctx.onProgress, toItem);
-  return readJsonlInWorkers(path, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes});
+  if (workers === 0 || ctx.source.size < plan.minBytes) return readJsonl(ctx.source, ctx.onProgress, toItem);
+  return readJsonlInWorkers(ctx.source, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes});
 }
 
 async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   if (!path.endsWith(".json")) {
-    yield* readDump(path, ctx);
+    yield* readDump(ctx);
     return;
   }
   // One EpisodeLog (or an array of them) per file; each record is accepted or rejected on its own.
-  const read = readJsonDocument(path);
+  const read = readJsonDocument(ctx.source);
   if ("kind" in read) {
     yield read;
     return;

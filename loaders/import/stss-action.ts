@@ -91,7 +91,7 @@ export function episodeFromRun(r: JsonObject, line: number, ctx: ReadContext): E
 }
 
 function readRuns(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromRun(asObject(doc, "(record)"), line, ctx)}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromRun(asObject(doc, "(record)"), line, ctx)}));
 }
 
 export const stssActionFormat: ImportFormat = {

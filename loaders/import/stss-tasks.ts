@@ -8,6 +8,7 @@ import {categoryOf, TASK_TYPE_MAP} from "../../src/lib/stss.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonDocument, readJsonl} from "./files.js";
 import {arrayElementLines} from "./json-text.js";
+import type {SourceFile} from "./source-file.js";
 import {emptyEpisode, type EpisodeRecord, type ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 import {verifyStss} from "./stss-verify.js";
@@ -82,8 +83,8 @@ export function episodeFromTask(r: JsonObject): EpisodeRecord {
   return episode;
 }
 
-function* readTaskArray(path: string): Generator<ReadItem> {
-  const read = readJsonDocument(path);
+function* readTaskArray(source: SourceFile): Generator<ReadItem> {
+  const read = readJsonDocument(source);
   if ("kind" in read) {
     yield read;
     return;
@@ -107,8 +108,8 @@ function* readTaskArray(path: string): Generator<ReadItem> {
 }
 
 function readTasks(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  if (path.endsWith(".jsonl")) return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromTask(asObject(doc, "(record)"))}));
-  return readTaskArray(path);
+  if (path.endsWith(".jsonl")) return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromTask(asObject(doc, "(record)"))}));
+  return readTaskArray(ctx.source);
 }
 
 export const stssTasksFormat: ImportFormat = {
