@@ -4,14 +4,19 @@
 import {spawn} from "node:child_process";
 import {describe, expect, it} from "vitest";
 import {REPO} from "./fixtures.js";
-import {NO_REASON, skipsByReason, skipSummaryLine} from "./skip-summary.js";
+import {NO_REASON, skipsByReason, skipSummaryLine, SUITE_FAILED} from "./skip-summary.js";
 
-/** A stand-in for vitest's TestModule: just the skipped tests, each with its meta. */
-const moduleSkipping = (...reasons: (string | undefined)[]) => ({
+const passedSuite = {state: () => "passed"};
+/** A suite whose beforeAll failed, inside a module that therefore failed too. */
+const failedSuite = {state: () => "failed", parent: {state: () => "failed"}};
+
+/** A stand-in for vitest's TestModule: just the skipped tests, each with its meta and suite. */
+const moduleSkipping = (...reasons: (string | undefined)[]) => moduleOf(reasons.map((skipReason) => ({skipReason, suite: passedSuite})));
+const moduleOf = (tests: {skipReason?: string; suite: {state(): string}}[]) => ({
   children: {
-    *allTests(state?: string) {
+    *allTests(state: string) {
       if (state !== "skipped") throw new Error(`asked for ${state} tests, not skipped ones`);
-      for (const skipReason of reasons) yield {meta: () => (skipReason === undefined ? {} : {skipReason})};
+      for (const {skipReason, suite} of tests) yield {meta: () => (skipReason === undefined ? {} : {skipReason}), parent: suite};
     },
   },
 });
@@ -19,13 +24,18 @@ const moduleSkipping = (...reasons: (string | undefined)[]) => ({
 describe("skipSummaryLine", () => {
   it("counts skips by reason across files, in the order reasons first appear, and names unexplained skips", () => {
     const modules = [moduleSkipping("fixtures gone", "fixtures gone", undefined), moduleSkipping("SOCIOMETER_BROWSER_TESTS=off", "fixtures gone")];
-    const counts = skipsByReason(modules as never);
+    const counts = skipsByReason(modules);
     expect([...counts]).toEqual([["fixtures gone", 3], [NO_REASON, 1], ["SOCIOMETER_BROWSER_TESTS=off", 1]]);
     expect(skipSummaryLine(counts)).toBe(`3 tests skipped: fixtures gone; 1 test skipped: ${NO_REASON}; 1 test skipped: SOCIOMETER_BROWSER_TESTS=off`);
   });
 
+  it("tests that never ran because their suite's beforeAll failed are counted as that, not as marked skip", () => {
+    const counts = skipsByReason([moduleOf([{suite: failedSuite}, {suite: failedSuite}, {suite: passedSuite}, {skipReason: "fixtures gone", suite: failedSuite}])]);
+    expect(skipSummaryLine(counts)).toBe(`2 tests skipped: ${SUITE_FAILED}; 1 test skipped: ${NO_REASON}; 1 test skipped: fixtures gone`);
+  });
+
   it("says so when nothing was skipped", () => {
-    expect(skipSummaryLine(skipsByReason([moduleSkipping()] as never))).toBe("0 tests skipped");
+    expect(skipSummaryLine(skipsByReason([moduleSkipping()]))).toBe("0 tests skipped");
   });
 });
 
