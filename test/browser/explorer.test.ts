@@ -10,16 +10,14 @@ import {createServer} from "node:net";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, expect, it} from "vitest";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {formatNumber} from "../../src/client/explorer.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {buildSite, cellErrors, findChromium, launchBrowser, REPO, runCli, serveStatic, watchedContext} from "./helpers.js";
+import {describeUnless} from "../helpers/skips.js";
+import {browserTestsOff, launchBrowser} from "./chromium.js";
+import {buildSite, cellErrors, REPO, runCli, serveStatic, watchedContext} from "./helpers.js";
 import {fakeKey} from "../helpers/fake-key.js";
-
-const CHROMIUM = findChromium();
-if (!CHROMIUM && process.env.CI) throw new Error("CI is set but Debian's chromium is not installed (apt-get install chromium)");
-const describeBrowser = CHROMIUM ? describe : describe.skip;
 
 /** Low enough that the sample ratings are cut, high enough that the tables the SQL checks use are whole. */
 const ROW_LIMIT = 5000;
@@ -96,7 +94,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describeBrowser("the table explorer", () => {
+describeUnless(browserTestsOff(), "the table explorer", () => {
   let dir: string;
   let store: string;
   let origin: string;
@@ -112,6 +110,8 @@ describeBrowser("the table explorer", () => {
   };
 
   beforeAll(async () => {
+    // First, so a missing browser fails in seconds rather than after the build.
+    browser = await launchBrowser();
     dir = mkdtempSync(join(tmpdir(), "sociometer-explorer-"));
     store = join(dir, "explorer.duckdb");
     const probe = join(dir, "probe.jsonl");
@@ -125,7 +125,6 @@ describeBrowser("the table explorer", () => {
     const server = await serveStatic(build.dist);
     origin = server.origin;
     closeServer = server.close;
-    browser = await launchBrowser(CHROMIUM!);
   }, 300_000);
 
   afterAll(async () => {
