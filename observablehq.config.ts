@@ -3,8 +3,9 @@
 
 import {existsSync} from "node:fs";
 import {join} from "node:path";
-import {defaultStorePath, openStore, rows} from "./loaders/store/db.js";
-import {invalidateLoaderCache, invalidateOutputOnInputs, stubNpmLookups} from "./src/data/site-cache.js";
+import {defaultStorePath, rows} from "./loaders/store/db.js";
+import {openStoreWhenFree} from "./loaders/store/wait-for-lock.js";
+import {invalidateLoaderCache, invalidateOutputOnInputs, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
 import {builtinAuditPaths} from "./loaders/audit/builtins.js";
 import {explorerPaths} from "./src/data/explorer-tables.js";
 import {BENCHMARK_COUNTS_SQL} from "./loaders/queries/store-contents.js";
@@ -16,10 +17,13 @@ process.env.OBSERVABLE_TELEMETRY_DISABLE ??= "true";
 
 const root = "src";
 const cacheDir = join(root, ".observablehq", "cache");
-const storePath = defaultStorePath();
-
+// A build reads one copy of the store taken now (an import that lands during
+// the build changes no page); `npm run dev` reads the live store, each loader
+// waiting while an import holds it.
+const previewing = process.argv[2] === "preview";
 stubNpmLookups(cacheDir);
-invalidateLoaderCache(cacheDir, storePath);
+if (previewing) invalidateLoaderCache(cacheDir, defaultStorePath());
+const storePath = previewing ? defaultStorePath() : await snapshotForBuild(cacheDir, defaultStorePath());
 // The audit page's loader reads data/audits/*.csv, outside src/: rebuild it when one changed.
 invalidateOutputOnInputs(cacheDir, "data/audits.json", builtinAuditPaths());
 
@@ -27,7 +31,7 @@ invalidateOutputOnInputs(cacheDir, "data/audits.json", builtinAuditPaths());
 async function storeSummary(): Promise<StoreSummary | null> {
   if (!existsSync(storePath)) return null;
   try {
-    const store = await openStore(storePath, {readOnly: true});
+    const store = await openStoreWhenFree(storePath, {readOnly: true});
     try {
       // Definitions and inputs (STSS tasks, InformativeBench schedules) are not episodes (loaders/queries/store-contents.ts).
       const [row] = await rows<StoreSummary>(

@@ -7,5 +7,7 @@ export default defineConfig({
     // test can take well over the 30 s we first allowed without being stuck.
     testTimeout: 90_000,
     exclude: ["node_modules/**", "dist/**", "src/.observablehq/**", ".bench/**"],
+    // The default output, then one line counting skipped tests by reason.
+    reporters: ["default", "./test/helpers/skip-summary.ts"],
   },
 });

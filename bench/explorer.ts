@@ -21,7 +21,8 @@ import {join} from "node:path";
 import type {Page} from "playwright-core";
 import {browseQuery, INITIAL_BROWSE, lastPage, type BrowseState, type ColumnInfo} from "../src/client/explorer.js";
 import {openStore} from "../loaders/store/db.js";
-import {buildSite, findChromium, launchBrowser, serveStatic} from "../test/browser/helpers.js";
+import {launchBrowser, resolveChromium} from "../test/browser/chromium.js";
+import {buildSite, serveStatic} from "../test/browser/helpers.js";
 import {machine, type BenchContext} from "./run.js";
 
 const DEFAULT_SIZES = [1_000_000];
@@ -397,8 +398,7 @@ function table(n: number, runs: Run[]): string[] {
 }
 
 export async function run(context: BenchContext): Promise<string> {
-  const chromium = findChromium();
-  if (!chromium) throw new Error("the explorer benchmark needs Debian's chromium (apt-get install chromium)");
+  await resolveChromium(); // fails now, with what to install, rather than after the first build
   const sizes = context.sizes.length ? context.sizes : DEFAULT_SIZES;
   const load = loadavg()[0];
   const lines: string[] = [];
@@ -419,7 +419,7 @@ export async function run(context: BenchContext): Promise<string> {
     const statements = steps.map((s) => s.statements);
     const answers = [open.answer, ...steps.map((s) => s.answer)];
     const server = await serveStatic(build.dist);
-    const browser = await launchBrowser(chromium);
+    const browser = await launchBrowser();
     const runs: Run[] = [];
     try {
       const pageUrl = `${server.origin}/explorer?table=${TABLE}`;

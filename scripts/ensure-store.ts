@@ -2,18 +2,23 @@
 // `npm run build`. A missing store is built from the bundled samples; a store
 // that holds only the samples is brought up to date with them (imports are
 // idempotent: unchanged files do nothing, changed ones replace their rows).
-// A store with anything else in it is left alone.
+// A store with anything else in it is left alone, but one that needs
+// `sociometer migrate` (or a rebuild) is refused here, with what to do, rather
+// than by the first data loader of the build.
 
+import {DuckDBInstance} from "@duckdb/node-api";
 import {existsSync, renameSync, rmSync} from "node:fs";
 import {importSamples, SAMPLE_IMPORTS} from "../loaders/samples.js";
 import {stderrProgress} from "../loaders/progress.js";
-import {defaultStorePath, openStore, rows} from "../loaders/store/db.js";
+import {defaultStorePath, rows, StoreVersionError} from "../loaders/store/db.js";
+import {openStoreWhenFree, whenFree} from "../loaders/store/wait-for-lock.js";
 
 const path = defaultStorePath();
 const samplePaths = new Set(SAMPLE_IMPORTS.map((s) => s.path));
 
 async function fill(target: string): Promise<void> {
-  const store = await openStore(target);
+  // An import may hold the store: wait for it rather than fail on DuckDB's lock.
+  const store = await openStoreWhenFree(target);
   try {
     for (const s of await importSamples(store, stderrProgress())) {
       const changed = s.files.filter((f) => f.status !== "unchanged").length;
@@ -25,22 +30,47 @@ async function fill(target: string): Promise<void> {
   }
 }
 
-if (!existsSync(path)) {
-  process.stderr.write(`store: building ${path} from the bundled synthetic samples…\n`);
-  // Built aside and renamed, so an interrupted build never leaves a half-filled store behind.
-  const building = `${path}.building`;
-  rmSync(building, {force: true});
-  rmSync(`${building}.wal`, {force: true});
-  await fill(building);
-  renameSync(building, path);
-} else {
-  const store = await openStore(path, {readOnly: true});
-  const sources = await rows<{path: string}>(store.conn, "SELECT path FROM sources");
-  store.close();
-  if (sources.every((s) => samplePaths.has(s.path))) {
-    process.stderr.write(`store: ${path} (bundled samples; refreshing any that changed)\n`);
-    await fill(path);
+/**
+ * The files the store was imported from, read directly: a sample store is
+ * upgraded by fill, so this must not refuse an older schema (every version
+ * has sources.path).
+ */
+async function sourcePaths(target: string): Promise<string[]> {
+  const instance = await whenFree(target, () => DuckDBInstance.create(target, {access_mode: "READ_ONLY"}));
+  const conn = await instance.connect();
+  try {
+    return (await rows<{path: string}>(conn, "SELECT path FROM sources")).map((s) => s.path);
+  } finally {
+    conn.closeSync();
+    instance.closeSync();
+  }
+}
+
+try {
+  await ensureStore();
+} catch (e) {
+  if (!(e instanceof StoreVersionError)) throw e;
+  process.stderr.write(`${e.message}\n`);
+  process.exit(1);
+}
+
+async function ensureStore(): Promise<void> {
+  if (!existsSync(path)) {
+    process.stderr.write(`store: building ${path} from the bundled synthetic samples…\n`);
+    // Built aside and renamed, so an interrupted build never leaves a half-filled store behind.
+    const building = `${path}.building`;
+    rmSync(building, {force: true});
+    rmSync(`${building}.wal`, {force: true});
+    await fill(building);
+    renameSync(building, path);
   } else {
-    process.stderr.write(`store: ${path} (your data; left as it is)\n`);
+    const sources = await sourcePaths(path);
+    if (sources.every((s) => samplePaths.has(s))) {
+      process.stderr.write(`store: ${path} (bundled samples; refreshing any that changed)\n`);
+      await fill(path);
+    } else {
+      process.stderr.write(`store: ${path} (your data; left as it is)\n`);
+      (await openStoreWhenFree(path, {readOnly: true})).close();
+    }
   }
 }

@@ -2,7 +2,6 @@
 // against any OpenAI-compatible endpoint, resumably, and says what it cost.
 
 import {resolve} from "node:path";
-import {parseArgs} from "node:util";
 import {stderrProgress} from "../progress.js";
 import {createChat} from "../run/client.js";
 import {cliSecrets, redact} from "../run/redact.js";
@@ -13,6 +12,7 @@ import {DEFAULT_RETRY} from "../run/retry.js";
 import {loadTemplate} from "../run/template.js";
 import {defaultStorePath, openStore} from "../store/db.js";
 import {collectCommand, submitCommand} from "./judge-batch.js";
+import {parseCommandLine} from "./args.js";
 
 export const JUDGE_HELP = `Usage:
   sociometer judge <kind> --model NAME [options]
@@ -56,7 +56,7 @@ export const pricedAsNote = (pricedAs: Record<string, string>): string => {
 };
 
 export async function judgeCommand(argv: string[]): Promise<number> {
-  const {values, positionals} = parseArgs({
+  const {values, positionals} = parseCommandLine({
     args: argv,
     allowPositionals: true,
     options: {
@@ -65,7 +65,7 @@ export async function judgeCommand(argv: string[]): Promise<number> {
       "max-retries": {type: "string"}, timeout: {type: "string"}, prices: {type: "string"}, quiet: {type: "boolean"}, help: {type: "boolean", short: "h"},
       batch: {type: "boolean"}, collect: {type: "string"}, wait: {type: "boolean"}, poll: {type: "string"},
     },
-  });
+  }, () => "sociometer judge <kind> --model NAME [options]   (options: sociometer judge --help)");
   const secrets = cliSecrets(argv);
   if (values.collect !== undefined && !values.help) return collectCommand(values, secrets);
   const [kindName] = positionals;

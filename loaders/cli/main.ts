@@ -1,16 +1,17 @@
 // The `sociometer` command line: import logs, inspect the store, print reports, export tables.
 
-import {existsSync} from "node:fs";
+import {existsSync, rmSync} from "node:fs";
 import {basename, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
-import {parseArgs} from "node:util";
+import {parseCommandLine} from "./args.js";
+import {closest} from "../did-you-mean.js";
 import {ImportError} from "../import/errors.js";
 import {FORMATS} from "../import/registry.js";
 import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress} from "../progress.js";
 import {importSamples} from "../samples.js";
 import {defaultStorePath, openStore, rows, type Store} from "../store/db.js";
-import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL} from "../queries/store-contents.js";
+import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
@@ -21,6 +22,21 @@ import type {SpreadBasis} from "../../src/lib/agreement.js";
 
 const EXPORTABLE = ["sources", "episodes", "participants", "messages", "ratings", "dimensions"];
 
+/** One line per command, printed under a usage error (the full text is HELP). */
+const USAGE: Readonly<Record<string, string>> = {
+  import: "sociometer import <format> <paths…> [--skip-invalid] [--rejects FILE] [--db FILE] [--quiet]   (formats: sociometer formats)",
+  "import-samples": "sociometer import-samples [--db FILE] [--quiet]",
+  status: "sociometer status [--sources] [--format table|csv|json] [--db FILE]",
+  report: "sociometer report <name> [--format table|csv|json] [--db FILE] [options of the report: sociometer --help]",
+  export: "sociometer export <table> --out FILE.parquet|FILE.csv [--db FILE]",
+  audit: "sociometer audit <file.csv> [--format table|csv|json] [--max-n N]",
+  formats: "sociometer formats",
+};
+
+/** The usage line of the first positional that names a command, else the program's. */
+const usageOf = (positionals: string[]): string =>
+  USAGE[positionals.find((p) => p in USAGE) ?? ""] ?? "sociometer <command> [options]   (commands and options: sociometer --help)";
+
 const HELP = `sociometer: analysis workbench for evaluations of LLM social agents
 
 Usage:
@@ -28,7 +44,7 @@ Usage:
       Import log files in one transaction. Formats:
 ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")}
   sociometer import-samples           Import the bundled synthetic sample logs
-  sociometer status                   What the store holds
+  sociometer status [--sources]       What the store holds (sources by folder and format; --sources: every file)
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
       [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
@@ -52,6 +68,7 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
       (docs/audit.md; built-in checks in data/audits/)
   sociometer verify-schedule <file.jsonl> [--format table|csv|json]
       The gold answer of each InformativeBench schedule question, computed from the schedules; exit 1 when a stated gold disagrees
+  sociometer migrate                  Upgrade the store to this version's schema (pending migrations, one transaction)
   sociometer export <table> --out FILE.parquet|FILE.csv
       Tables: ${EXPORTABLE.join(", ")}
 
@@ -63,11 +80,19 @@ Options for every command:
 
 async function withStore<T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promise<T>): Promise<T> {
   if (readOnly && !existsSync(dbPath)) throw new Error(`no store at ${dbPath}; import something first (sociometer import-samples)`);
-  const store = await openStore(dbPath, {readOnly});
+  // A command that fails on the store it was about to create leaves nothing: an
+  // empty store of some megabytes would look like data, and say nothing of the failure.
+  const creating = !readOnly && !existsSync(dbPath);
+  let succeeded = false;
+  let store: Store | undefined;
   try {
-    return await fn(store);
+    store = await openStore(dbPath, {readOnly});
+    const result = await fn(store);
+    succeeded = true;
+    return result;
   } finally {
-    store.close();
+    store?.close();
+    if (creating && !succeeded) for (const file of [dbPath, `${dbPath}.wal`]) rmSync(file, {force: true});
   }
 }
 
@@ -75,24 +100,33 @@ function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {
     const name = basename(f.path);
     if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""} (nothing to do)`;
+    if (f.sameAs) return `  ${name}: replaced; its earlier rows are removed, and its new content is already imported from ${f.sameAs}`;
     const extra = [f.judgeFailed ? `${f.judgeFailed} with no scores (judge failed)` : "", f.rejected ? `${f.rejected} rejected` : ""].filter(Boolean).join(", ");
     const dups = f.duplicateLines.length
       ? `\n    ${f.duplicateLines.length} row(s) repeat an earlier row exactly and were counted once: ${f.duplicateLines.map((d) => `line ${d.line} = line ${d.of}`).join(", ")}`
       : "";
-    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}`;
+    const warnings = f.warnings.map((w) => `\n    warning: ${w}`).join("");
+    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${warnings}`;
   });
   lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
   if (s.judgeFailed) lines.push(`${s.judgeFailed} episode(s) had a failed judge: their transcripts were imported without scores`);
   if (s.rejectsPath) lines.push(`${s.rejected} record(s) rejected; see ${s.rejectsPath}`);
+  if (s.warnings) lines.push(`${s.warnings} warning(s), above`);
   return lines.join("\n") + "\n";
 }
 
-async function status(store: Store): Promise<ResultTable[]> {
+async function status(store: Store, everySource: boolean): Promise<ResultTable[]> {
   const q = (sql: string) => rows(store.conn, sql);
-  return [
-    {title: "Sources", notes: [], columns: ["source_id", "file", "format", "rows", "rejected", "imported_at"],
+  const sources: ResultTable = everySource
+    ? {title: "Sources", notes: [], columns: ["source_id", "file", "format", "rows", "rejected", "imported_at"],
       rows: (await q("SELECT source_id, path, format, rows, rejected, imported_at::VARCHAR AS imported_at FROM sources ORDER BY imported_at, path"))
-        .map((r) => ({...r, file: basename(String(r.path))}))},
+        .map((r) => ({...r, file: basename(String(r.path))}))}
+    // A folder of 154 episode logs is one line, not 154 (loaders/queries/store-contents.ts).
+    : {title: "Sources", notes: ["one line per folder and format; --sources lists every file"],
+      columns: ["folder", "format", "files", "rows", "rejected", "last_imported"],
+      rows: await q(SOURCE_GROUPS_SQL)};
+  return [
+    sources,
     // Evaluated episodes apart from definitions and inputs; dataset seats are not models (loaders/queries/store-contents.ts).
     {title: "Episodes", notes: ["definitions_inputs: records no model or person played (STSS task definitions, InformativeBench schedules), not counted as episodes"],
       columns: ["benchmark", "episodes", "synthetic", "definitions_inputs"],
@@ -110,7 +144,8 @@ export async function main(argv: string[]): Promise<number> {
   // `run` too (loaders/cli/run.ts).
   if (argv[0] === "run") return (await import("./run.js")).runCommand(argv.slice(1));
   if (argv[0] === "verify-schedule") return (await import("./verify-schedule.js")).verifyScheduleCommand(argv.slice(1));
-  const {values, positionals} = parseArgs({
+  if (argv[0] === "migrate") return (await import("./migrate.js")).migrateCommand(argv.slice(1));
+  const {values, positionals} = parseCommandLine({
     args: argv,
     allowPositionals: true,
     options: {
@@ -159,10 +194,11 @@ export async function main(argv: string[]): Promise<number> {
       "max-n": {type: "string"},
       rejects: {type: "string"},
       "skip-invalid": {type: "boolean"},
+      sources: {type: "boolean"},
       quiet: {type: "boolean"},
       help: {type: "boolean", short: "h"},
     },
-  });
+  }, usageOf);
   const [command, ...args] = positionals;
   if (values.help || !command || command === "help") {
     process.stdout.write(HELP);
@@ -176,7 +212,7 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case "import": {
       const [format, ...paths] = args;
-      if (!format || !paths.length) throw new Error("usage: sociometer import <format> <paths…>");
+      if (!format || !paths.length) throw new Error(`usage: ${USAGE.import}`);
       const summary = await withStore(dbPath, false, (s) =>
         importFiles(s, format, paths, {skipInvalid: values["skip-invalid"], rejectsPath: values.rejects, progress}));
       process.stdout.write(describeImport(summary));
@@ -189,7 +225,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "status": {
-      const tables = await withStore(dbPath, true, status);
+      const tables = await withStore(dbPath, true, (s) => status(s, values.sources === true));
       if (outputFormat === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
       else for (const t of tables) process.stdout.write(render(t, outputFormat));
       return 0;
@@ -265,8 +301,10 @@ export async function main(argv: string[]): Promise<number> {
       for (const f of FORMATS) process.stdout.write(`${f.name}\t${f.description}\n`);
       return 0;
     }
-    default:
-      throw new Error(`unknown command ${JSON.stringify(command)}; see sociometer --help`);
+    default: {
+      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "help"]));
+      throw new Error(`unknown command ${JSON.stringify(command)}${meant ? `; did you mean ${meant}?` : ""}; see sociometer --help`);
+    }
   }
 }
 
@@ -279,9 +317,14 @@ if (invokedDirectly || process.env.SOCIOMETER_CLI === "1") {
       const message = e instanceof ImportError ? `import failed, store unchanged:\n  ${e.message}` : (e as Error).message;
       // An error may quote what it was given (a key echoed by the endpoint, a URL with a password).
       process.stderr.write(`sociometer: ${redact(message, cliSecrets(process.argv.slice(2)))}\n`);
-      exitAfterOutput(e instanceof ImportError || e instanceof AuditCsvError ? 65 : 2);
+      exitAfterOutput(exitCodeOf(e));
     },
   );
+}
+
+/** The exit code for an error: 65 (bad input data, as sysexits' EX_DATAERR) for a record or audit table at fault, else 2. */
+export function exitCodeOf(e: unknown): number {
+  return e instanceof ImportError || e instanceof AuditCsvError ? 65 : 2;
 }
 
 /**

@@ -7,7 +7,6 @@ import {createHash} from "node:crypto";
 import {existsSync, readFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
-import {parseArgs} from "node:util";
 import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress, silentProgress, type Progress} from "../progress.js";
 import type {Chat} from "../run/chat.js";
@@ -21,6 +20,7 @@ import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {pricedAsNote} from "./judge.js";
 import {loadProfiles, PROFILE_FILES} from "../run/profiles.js";
 import {defaultStorePath, openStore, type Store} from "../store/db.js";
+import {parseCommandLine} from "./args.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const SAMPLE_PROFILES = join(ROOT, "data/samples/profiles");
@@ -75,7 +75,7 @@ function wholeNumber(flag: string, v: string | undefined, min: number): number |
 export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<number> {
   const out = deps.out ?? ((t: string) => process.stdout.write(t));
   const err = deps.err ?? ((t: string) => process.stderr.write(t));
-  const {values, positionals} = parseArgs({
+  const {values, positionals} = parseCommandLine({
     args: argv, allowPositionals: true,
     options: {
       model: {type: "string", multiple: true}, "partner-model": {type: "string"}, "summary-model": {type: "string"},
@@ -86,7 +86,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
       "run-id": {type: "string"}, out: {type: "string"}, "no-import": {type: "boolean"}, prices: {type: "string"},
       "dry-run": {type: "boolean"}, db: {type: "string"}, quiet: {type: "boolean"}, help: {type: "boolean", short: "h"},
     },
-  });
+  }, () => "sociometer run <sotopia|lifelong|hsii> --model M [options]   (options: sociometer run --help)");
   const kind = positionals[0] as Kind | undefined;
   if (values.help || !kind) {
     out(RUN_HELP);

@@ -5,7 +5,6 @@
 // 1 when one does not; an invalid record stops it with file:line: field: problem (exit 2).
 
 import {basename, resolve} from "node:path";
-import {parseArgs} from "node:util";
 import {DEFAULT_VERIFIER, EASY_TEXT, explainAnswer, FIXED_TEXT, type VerifierOptions} from "../../src/lib/schedule.js";
 import {ImportError} from "../import/errors.js";
 import {readJsonl} from "../import/files.js";
@@ -13,6 +12,7 @@ import {scheduleFromJson, verifyRecord} from "../import/informativebench-schedul
 import {asObject} from "../import/validate.js";
 import type {EpisodeRecord} from "../import/records.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {parseCommandLine} from "./args.js";
 
 export const VERIFY_HELP = `sociometer verify-schedule: the gold answers of InformativeBench schedule questions
 
@@ -66,9 +66,9 @@ export function verifyFiles(paths: readonly string[], options: VerifierOptions =
 }
 
 export async function verifyScheduleCommand(argv: string[]): Promise<number> {
-  const {values, positionals} = parseArgs({args: argv, allowPositionals: true, options: {
+  const {values, positionals} = parseCommandLine({args: argv, allowPositionals: true, options: {
     format: {type: "string"}, help: {type: "boolean", short: "h"}, quiet: {type: "boolean"}, "easy-overlap": {type: "string"}, "fixed-activities": {type: "string"},
-  }});
+  }}, () => "sociometer verify-schedule <file.jsonl…> [--format table|csv|json] [--easy-overlap pooled|between] [--fixed-activities sleep|none]");
   if (values.help || !positionals.length) {
     process.stdout.write(VERIFY_HELP);
     return values.help ? 0 : 1;

@@ -6,16 +6,13 @@ import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import type {EpisodeRecord, RaterKind, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
-import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, type JsonObject} from "./validate.js";
+import {asArray, asNonEmptyString, asObject, asString, asWholeNumber, INT32_MIN, optionalString, type JsonObject} from "./validate.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
 const ACTION_TYPES = ["speak", "non-verbal", "action", "none", "leave", "environment", "other"];
 
 function optionalInteger(v: unknown, field: string): number | null {
-  if (v === undefined || v === null) return null;
-  const n = asNumber(v, field);
-  if (!Number.isInteger(n)) throw new RecordProblem(field, `expected a whole number, got ${n}`);
-  return n;
+  return v === undefined || v === null ? null : asWholeNumber(v, field, INT32_MIN);
 }
 
 function seatNumber(v: unknown, field: string, seats: number): number {
@@ -83,7 +80,7 @@ export function episodeFromCanonical(r: JsonObject): EpisodeRecord {
 }
 
 function readCanonical(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
 }
 
 export const canonicalFormat: ImportFormat = {

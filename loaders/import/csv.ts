@@ -6,7 +6,14 @@ export interface CsvRow {
   fields: string[];
 }
 
-/** Splits CSV text into rows. Throws on an unterminated quoted field, naming its line. */
+/** A quoted field that is never closed: the line it opens on, and which field of its row it is (0-based). */
+export class UnclosedQuote extends Error {
+  constructor(readonly line: number, readonly column: number) {
+    super(`a quoted field opened on line ${line} is never closed`);
+  }
+}
+
+/** Splits CSV text into rows. Throws UnclosedQuote on an unterminated quoted field. */
 export function* parseCsv(text: string): Generator<CsvRow> {
   let i = 0;
   let line = 1;
@@ -21,7 +28,7 @@ export function* parseCsv(text: string): Generator<CsvRow> {
         const openLine = line;
         i++;
         for (;;) {
-          if (i >= n) throw new Error(`line ${openLine}: a quoted field is never closed`);
+          if (i >= n) throw new UnclosedQuote(openLine, fields.length);
           const c = text[i];
           if (c === '"') {
             if (text[i + 1] === '"') {

@@ -1,35 +1,13 @@
 // Reading source files: fingerprints, and lines decoded as strict UTF-8.
 
 import {createHash} from "node:crypto";
-import {closeSync, createReadStream, openSync, readFileSync, readSync, statSync} from "node:fs";
-import {Worker} from "node:worker_threads";
+import {createReadStream, readSync, statSync} from "node:fs";
 import {RecordProblem} from "./errors.js";
 import type {ReadItem} from "./records.js";
+import {SourceFile} from "./source-file.js";
 import {parseJson, type Json} from "./validate.js";
 
-// Runs in a worker thread, so the fingerprint is computed on another core while the import parses.
-const HASH_WORKER = `
-const {parentPort, workerData} = require("node:worker_threads");
-const {createHash} = require("node:crypto");
-const {openSync, readSync, closeSync} = require("node:fs");
-const hash = createHash("sha256");
-const fd = openSync(workerData, "r");
-const buffer = Buffer.allocUnsafe(1 << 22);
-for (let n; (n = readSync(fd, buffer, 0, buffer.length, null)) > 0; ) hash.update(buffer.subarray(0, n));
-closeSync(fd);
-parentPort.postMessage(hash.digest("hex"));
-`;
-
-/** sha256 of a file, computed in a worker thread. */
-export function sha256InWorker(path: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(HASH_WORKER, {eval: true, workerData: path});
-    worker.once("message", resolvePromise);
-    worker.once("error", reject);
-  });
-}
-
-/** sha256 of a file's bytes, streamed. */
+/** sha256 of a file's bytes, streamed: only to tell, before reading, whether it is already imported. */
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path, {highWaterMark: 1 << 20})) hash.update(chunk as Buffer);
@@ -64,19 +42,21 @@ const CHUNK = 1 << 22;
 /**
  * The file's lines (without their line breaks), decoded one at a time so memory
  * stays flat. Reads are synchronous: an import has nothing else to do meanwhile,
- * and waiting on the thread pool for each chunk left the parser idle.
+ * and waiting on the thread pool for each chunk left the parser idle. Each
+ * chunk goes to the source's fingerprint once its lines are decoded.
  */
-export function* readLines(path: string): Generator<Line> {
-  const fd = openSync(path, "r");
+export function* readLines(from: SourceFile | string): Generator<Line> {
+  const source = typeof from === "string" ? SourceFile.untracked(from) : from;
   try {
     let pending: Buffer | null = null;
     let number = 0;
     let bytesRead = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(CHUNK);
-      const got = readSync(fd, chunk, 0, CHUNK, null);
+      const chunk = Buffer.allocUnsafeSlow(CHUNK);
+      const got = readSync(source.fd, chunk, 0, CHUNK, bytesRead);
       if (got === 0) break;
       const data = chunk.subarray(0, got);
+      const at = bytesRead;
       bytesRead += got;
       let start = 0;
       let nl = data.indexOf(10);
@@ -84,6 +64,7 @@ export function* readLines(path: string): Generator<Line> {
         // Only the line that straddles the chunk boundary is copied.
         if (nl === -1) {
           pending = Buffer.concat([pending, data]);
+          source.give(data, at);
           continue;
         }
         const line = Buffer.concat([pending, data.subarray(0, nl)]);
@@ -98,10 +79,11 @@ export function* readLines(path: string): Generator<Line> {
         nl = data.indexOf(10, start);
       }
       if (start < data.length) pending = Buffer.from(data.subarray(start));
+      source.give(data, at);
     }
     if (pending && pending.length) yield {number: ++number, text: decode(stripCr(pending)), bytesRead};
   } finally {
-    closeSync(fd);
+    if (typeof from === "string") source.close();
   }
 }
 
@@ -116,14 +98,14 @@ export function decodeWhole(bytes: Uint8Array): string | RecordProblem {
  * A whole (small) JSON file: its text and document, or, when it is not UTF-8
  * or not JSON, the reject (at line 1) that the import reports for it.
  */
-export function readJsonDocument(path: string): {text: string; doc: Json} | Extract<ReadItem, {kind: "reject"}> {
-  const text = decodeWhole(readFileSync(path));
+export function readJsonDocument(source: SourceFile): {text: string; doc: Json} | Extract<ReadItem, {kind: "reject"}> {
+  const text = decodeWhole(source.readAll());
   if (text instanceof RecordProblem) return {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
   try {
     return {text, doc: parseJson(text)};
   } catch (e) {
     if (!(e instanceof RecordProblem)) throw e;
-    return {kind: "reject", line: 1, field: null, problem: e.problem, raw: text.slice(0, 2000)};
+    return {kind: "reject", line: 1, field: e.field, problem: e.problem, raw: text.slice(0, 2000)};
   }
 }
 
@@ -144,8 +126,8 @@ export function jsonlItem(number: number, text: string | RecordProblem, toItem: 
 }
 
 /** Reads a JSONL file record by record (see jsonlItem). */
-export function* readJsonl(path: string, onProgress: (bytesRead: number) => void, toItem: (doc: Json, line: number) => ReadItem): Generator<ReadItem> {
-  for (const {number, text, bytesRead} of readLines(path)) {
+export function* readJsonl(from: SourceFile | string, onProgress: (bytesRead: number) => void, toItem: (doc: Json, line: number) => ReadItem): Generator<ReadItem> {
+  for (const {number, text, bytesRead} of readLines(from)) {
     onProgress(bytesRead);
     const item = jsonlItem(number, text, toItem);
     if (item) yield item;
@@ -157,11 +139,16 @@ export function* readJsonl(path: string, onProgress: (bytesRead: number) => void
  * within the segment; the last one may run past `end`. Segments that tile a file
  * see every line exactly once, so workers can each read some and the lines be
  * numbered afterwards by adding up the segments' counts. Same decoding as readLines.
+ * `give` receives the bytes of those lines (their own buffers, to keep), in
+ * order and each once: over all segments, the whole file exactly once.
  */
-export function* readSegmentLines(fd: number, start: number, end: number): Generator<{number: number; text: string | RecordProblem; offset: number}> {
+export function* readSegmentLines(
+  fd: number, start: number, end: number, give: (bytes: Buffer, at: number) => void = () => {},
+): Generator<{number: number; text: string | RecordProblem; offset: number}> {
   let pos = start;
   if (start > 0) {
     // A line starts at `start` only if the byte before ends a line; otherwise the first line here starts after the next line break.
+    // These bytes belong to the line before: the segment that holds it hashes them.
     const probe = Buffer.allocUnsafe(1 << 16);
     for (pos = start - 1; ; ) {
       const got = readSync(fd, probe, 0, probe.length, pos);
@@ -177,7 +164,7 @@ export function* readSegmentLines(fd: number, start: number, end: number): Gener
   let number = 0;
   let pending: Buffer | null = null;
   while (pos < end || pending) {
-    const chunk = Buffer.allocUnsafe(CHUNK);
+    const chunk = Buffer.allocUnsafeSlow(CHUNK);
     const got = readSync(fd, chunk, 0, CHUNK, pos);
     if (got === 0) break;
     const data = chunk.subarray(0, got);
@@ -188,6 +175,7 @@ export function* readSegmentLines(fd: number, start: number, end: number): Gener
     if (pending) {
       if (nl === -1) {
         pending = Buffer.concat([pending, data]);
+        give(data, base);
         continue;
       }
       const line = Buffer.concat([pending, data.subarray(0, nl)]);
@@ -202,8 +190,12 @@ export function* readSegmentLines(fd: number, start: number, end: number): Gener
       from = nl + 1;
       nl = data.indexOf(10, from);
     }
-    if (base + from >= end) return;
+    if (base + from >= end) {
+      give(data.subarray(0, from), base);
+      return;
+    }
     if (from < data.length) pending = Buffer.from(data.subarray(from));
+    give(data, base);
   }
   if (pending && pending.length) yield {number: ++number, text: decode(stripCr(pending)), offset: pos};
 }

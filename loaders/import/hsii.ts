@@ -93,7 +93,7 @@ export function episodeFromHsii(r: JsonObject): EpisodeRecord {
 }
 
 function readHsii(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromHsii(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromHsii(asObject(doc, "(record)"))}));
 }
 
 export const hsiiFormat: ImportFormat = {

@@ -147,7 +147,7 @@ export function episodeFromSchedule(r: JsonObject): EpisodeRecord {
 }
 
 function readSchedules(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromSchedule(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromSchedule(asObject(doc, "(record)"))}));
 }
 
 export const informativebenchSchedulesFormat: ImportFormat = {

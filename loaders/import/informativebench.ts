@@ -12,7 +12,7 @@ import {readJsonl} from "./files.js";
 import {goldList} from "./informativebench-schedules.js";
 import {emptyEpisode, type EpisodeRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
-import {asArray, asBoolean, asNonEmptyString, asObject, asString, describe, optionalString, type JsonObject} from "./validate.js";
+import {asArray, asBoolean, asNonEmptyString, asObject, asString, describe, INT32_MAX, optionalString, type JsonObject} from "./validate.js";
 
 /** Keys of `settings` and what each sets; `memory` lists the memory types that were on. */
 const SETTING_FIELDS = ["infonav", "memory", "recursive", "anonymised", "privacy_prompt"];
@@ -126,7 +126,9 @@ export function episodeFromInformativeBench(r: JsonObject): EpisodeRecord {
   });
   const settings = settingsOf(r.settings);
   const turns = r.turns === undefined || r.turns === null ? null : r.turns;
-  if (turns !== null && !(typeof turns === "number" && Number.isInteger(turns) && turns >= 0)) throw new RecordProblem("turns", `expected a whole number ≥ 0, got ${describe(turns)}`);
+  if (turns !== null && !(typeof turns === "number" && Number.isInteger(turns) && turns >= 0 && turns <= INT32_MAX)) {
+    throw new RecordProblem("turns", `expected a whole number from 0 to ${INT32_MAX}, got ${describe(turns)}`);
+  }
   const run = optionalString(r.run, "run");
 
   const defaultId = [model, dataset, questionId, settingsKey(settings), ...(run === null ? [] : [run])].join("|");
@@ -149,7 +151,7 @@ export function episodeFromInformativeBench(r: JsonObject): EpisodeRecord {
 }
 
 function readInformativeBench(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromInformativeBench(asObject(doc, "(record)"))}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromInformativeBench(asObject(doc, "(record)"))}));
 }
 
 export const informativebenchFormat: ImportFormat = {

@@ -30,6 +30,8 @@ export interface SegmentWork {
 export type SegmentMessage = {slot: number; segment: number} & (
   | {type: "batch"; batch: import("./batch.js").EpisodeBatch}
   | {type: "item"; item: ReadItem}
+  /** Bytes the segment's lines were parsed from, starting at offset `at`, for the file's fingerprint. */
+  | {type: "bytes"; at: number; bytes: Uint8Array}
   | {type: "end"; lines: number; bytes: number}
 );
 
@@ -60,7 +62,8 @@ export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): vo
       };
       let lines = 0;
       let reached = end; // the segment's last line may run past its end
-      for (const {number, text, offset} of readSegmentLines(fd, start, end)) {
+      const give = (bytes: Buffer, at: number) => post({type: "bytes", slot, segment, at, bytes}, [bytes.buffer as ArrayBuffer]);
+      for (const {number, text, offset} of readSegmentLines(fd, start, end, give)) {
         lines = number;
         reached = Math.max(reached, offset);
         const item = jsonlItem(number, text, toItem);

@@ -5,13 +5,13 @@
 // same records, rejects and order as from a single-threaded reader while its
 // own thread mostly appends.
 
-import {closeSync, openSync, statSync} from "node:fs";
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
 import {Worker} from "node:worker_threads";
 import type {SegmentMessage, SegmentWork} from "./jsonl-worker.js";
 import {jsonlItem, readSegmentLines} from "./files.js";
 import type {ReadItem} from "./records.js";
+import type {SourceFile} from "./source-file.js";
 import type {Json} from "./validate.js";
 
 export interface WorkerPlan {
@@ -49,20 +49,28 @@ const workerFlags = (): string[] => {
 };
 
 /**
- * The records of the JSONL file at `path`, read by up to `plan.workers` threads
+ * The records of the JSONL file `source`, read by up to `plan.workers` threads
  * running `workerModule` (a module that calls serveSegments with the same
  * `toItem`). Until a worker has posted anything (starting one takes about a
  * tenth of a second), this thread reads the next segments itself. Progress
  * reports bytes read, in order.
+ *
+ * The fingerprint: sha256 cannot be put together from hashes of parts, so the
+ * workers post the very buffers they parsed (moved, not copied), and they go
+ * to the source's hash thread in file order, as the segments are taken here.
+ * Hashing the file again afterwards would be a second read, blind to what the
+ * workers actually saw; this hashes exactly that, at the cost of passing
+ * buffers on. A file that changed between two segments' reads shows as lines
+ * that no longer meet (SourceFile.give refuses a gap or an overlap).
  */
 export async function* readJsonlInWorkers(
-  path: string,
+  source: SourceFile,
   onProgress: (bytesRead: number) => void,
   workerModule: URL,
   toItem: (doc: Json, line: number) => ReadItem,
   plan: WorkerPlan,
 ): AsyncGenerator<ReadItem> {
-  const size = statSync(path).size;
+  const {path, size} = source;
   const segments = Math.ceil(size / plan.segmentBytes);
   const count = Math.max(1, Math.min(plan.workers, segments));
   const claims = new SharedArrayBuffer(4);
@@ -128,7 +136,7 @@ export async function* readJsonlInWorkers(
     if (bytes > shown) onProgress((shown = bytes));
   };
   const claimed = new Int32Array(claims);
-  const fd = openSync(path, "r");
+  const give = (bytes: Uint8Array, at: number) => source.give(bytes, at);
   try {
     let lineBase = 0;
     for (let segment = 0; segment < segments; segment++) {
@@ -137,7 +145,7 @@ export async function* readJsonlInWorkers(
         const end = Math.min(size, (segment + 1) * plan.segmentBytes);
         let lines = 0;
         let reached = end; // the segment's last line may run past its end
-        for (const {number, text, offset} of readSegmentLines(fd, segment * plan.segmentBytes, end)) {
+        for (const {number, text, offset} of readSegmentLines(source.fd, segment * plan.segmentBytes, end, give)) {
           lines = number;
           reached = Math.max(reached, offset);
           const item = jsonlItem(number, text, toItem);
@@ -156,7 +164,9 @@ export async function* readJsonlInWorkers(
           progress(m.bytes);
           break;
         }
-        if (m.type === "batch") {
+        if (m.type === "bytes") {
+          source.give(m.bytes, m.at);
+        } else if (m.type === "batch") {
           const b = m.batch;
           for (let i = 0; i < b.count; i++) b.line[i] += lineBase;
           progress(b.bytesRead);
@@ -167,7 +177,6 @@ export async function* readJsonlInWorkers(
       }
     }
   } finally {
-    closeSync(fd);
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }

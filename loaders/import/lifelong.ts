@@ -6,7 +6,7 @@ import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord, type RaterKind, type RatingRecord, type ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
-import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, type Json, type JsonObject} from "./validate.js";
+import {asArray, asNonEmptyString, asNumber, asObject, asString, asWholeNumber, optionalString, type Json, type JsonObject} from "./validate.js";
 
 export const BENCHMARK = "lifelong-sotopia";
 export const MEMORY_MODES = ["full", "summary", "none"] as const;
@@ -19,7 +19,7 @@ export function checkpointRatings(labels: Json, field: string, set: CheckpointSe
     throw new RecordProblem(field, `expected ${set.checkpoints.length} checkpoint labels (${set.name} checklist), got ${list.length}`);
   }
   return list.map((v, i) => {
-    if (v !== 0 && v !== 1) throw new RecordProblem(`${field}[${i}]`, `a checkpoint label is 1 (passes) or 0 (fails), got ${JSON.stringify(v)}`);
+    if (v !== 0 && v !== 1) throw new RecordProblem(`${field}[${i}]`, `a checkpoint label is 1 (passes) or 0 (fails), got ${typeof v === "number" ? v : JSON.stringify(v)}`);
     return {...base, dimension: checkpointDimension(set, set.checkpoints[i]!.key), value: v, rationale: null};
   });
 }
@@ -62,9 +62,7 @@ function ratingsOf(episodeId: string, entries: Json[], seats: number): RatingRec
 export function episodeFromLifelong(r: JsonObject): EpisodeRecord {
   const episode = emptyEpisode(asNonEmptyString(r.episode_id, "episode_id"), BENCHMARK);
   episode.chain_id = asNonEmptyString(r.chain_id, "chain_id");
-  const index = asNumber(r.chain_index, "chain_index");
-  if (!Number.isInteger(index) || index < 1) throw new RecordProblem("chain_index", `expected a whole number from 1, got ${index}`);
-  episode.chain_index = index;
+  episode.chain_index = asWholeNumber(r.chain_index, "chain_index", 1);
   const memory = asString(r.memory_mode, "memory_mode");
   if (!(MEMORY_MODES as readonly string[]).includes(memory)) throw new RecordProblem("memory_mode", `expected one of ${MEMORY_MODES.join(", ")}, got ${JSON.stringify(memory)}`);
   if (r.harder !== undefined && typeof r.harder !== "boolean") throw new RecordProblem("harder", "expected true or false");
@@ -111,7 +109,7 @@ export function withUniqueChainPositions(toEpisode: (doc: Json, line: number) =>
 }
 
 function readLifelong(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  return readJsonl(path, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromLifelong(asObject(doc, "(record)"))));
+  return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromLifelong(asObject(doc, "(record)"))));
 }
 
 export const lifelongFormat: ImportFormat = {

@@ -1,6 +1,7 @@
 // The import formats the workbench reads, by name. Later benchmarks register theirs here.
 
 import type {ReadItem} from "./records.js";
+import type {SourceFile} from "./source-file.js";
 import {canonicalFormat} from "./canonical.js";
 import {hsiiFormat} from "./hsii.js";
 import {informativebenchFormat} from "./informativebench.js";
@@ -13,6 +14,7 @@ import {stssFormat} from "./stss.js";
 import {stssActionFormat} from "./stss-action.js";
 import {stssTasksFormat} from "./stss-tasks.js";
 import type {Store} from "../store/db.js";
+import {closest} from "../did-you-mean.js";
 
 /** What a reader may ask of the import it runs in. */
 export interface ReadContext {
@@ -22,6 +24,8 @@ export interface ReadContext {
   seatsOf(episodeId: string): string[];
   /** Bytes of the current file read so far. */
   onProgress(bytesRead: number): void;
+  /** The file being read, opened: read it only through this, so its fingerprint is of the bytes parsed (see source-file.ts). */
+  source: SourceFile;
 }
 
 export interface ImportFormat {
@@ -39,6 +43,9 @@ export const FORMATS: readonly ImportFormat[] = [canonicalFormat, sotopiaFormat,
 
 export function getFormat(name: string): ImportFormat {
   const format = FORMATS.find((f) => f.name === name);
-  if (!format) throw new Error(`unknown format ${JSON.stringify(name)}; known formats: ${FORMATS.map((f) => f.name).join(", ")}`);
+  if (!format) {
+    const meant = closest(name, FORMATS.map((f) => f.name));
+    throw new Error(`unknown format ${JSON.stringify(name)}${meant ? `; did you mean ${meant}? Known` : "; known"} formats: ${FORMATS.map((f) => f.name).join(", ")}`);
+  }
   return format;
 }

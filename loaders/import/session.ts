@@ -9,8 +9,10 @@ import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
 import {batchNames} from "./batch.js";
-import {sha256File, sha256InWorker} from "./files.js";
+import {sha256File} from "./files.js";
 import {getFormat, type ReadContext} from "./registry.js";
+import {suggestFormat} from "./sniff.js";
+import {fileState, SourceFile, type FileState} from "./source-file.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -26,7 +28,7 @@ export interface FileSummary {
   path: string;
   status: FileStatus;
   sourceId: string;
-  /** For unchanged files: the path the same content was imported from. */
+  /** For unchanged files, and replaced ones whose new content is another file's: the path that content was imported from. */
   sameAs?: string;
   episodes: number;
   ratings: number;
@@ -35,6 +37,8 @@ export interface FileSummary {
   judgeFailed: number;
   /** Rows that repeat an earlier row of the same file exactly (same rater, response and scores): counted once. */
   duplicateLines: {line: number; of: number}[];
+  /** What was imported but looks wrong, such as an empty file. */
+  warnings: string[];
 }
 
 export interface ImportSummary {
@@ -44,6 +48,7 @@ export interface ImportSummary {
   ratings: number;
   rejected: number;
   judgeFailed: number;
+  warnings: number;
   rejectsPath: string | null;
   seconds: number;
 }
@@ -61,6 +66,14 @@ interface ExistingSource {
   path: string;
   sha256: string;
   bytes: number;
+}
+
+/** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
+interface Added {
+  names: string[];
+  where: string;
+  path: string;
+  line: number;
 }
 
 /** A source's id names its path (content is tracked by sha256), so it is known before the file is read. */
@@ -92,38 +105,57 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   try {
     // Plan: what each file is, and clear the rows of files that changed. A file
     // can only be unchanged if a stored source (or another file here) has its
-    // exact size; only those are hashed up front, the rest on another core while they are read.
-    const planned: {path: string; sha: string | null; bytes: number; status: FileStatus}[] = [];
-    const sizes = files.map((f) => statSync(f).size);
+    // exact size; only those are hashed up front, the rest as they are read.
+    // Paths decide first: a stored path with other content now is replaced,
+    // whatever else holds its new bytes; only then may new content turn out to
+    // be another file's (a copy), judged against the sources that stay.
+    const states = files.map((f) => fileState(statSync(f)));
     const storedSizes = new Set(existing.map((s) => s.bytes));
-    const shasNow = new Set<string>();
+    let removedSources = false;
+    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined}[] = [];
     for (const [i, path] of files.entries()) {
-      const bytes = sizes[i];
-      const mayRepeat = storedSizes.has(bytes) || sizes.some((b, j) => j !== i && b === bytes);
+      const bytes = states[i].size;
+      const mayRepeat = storedSizes.has(bytes) || states.some((s, j) => j !== i && s.size === bytes);
       const sha = mayRepeat ? await sha256File(path) : null;
-      const same = sha ? bySha.get(sha) : undefined;
-      if (sha && (same || shasNow.has(sha))) {
+      const previous = byPath.get(path);
+      if (previous && sha === previous.sha256) {
+        summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []});
+        continue;
+      }
+      if (previous) {
+        await deleteSource(store, previous.source_id);
+        removedSources = true;
+        if (bySha.get(previous.sha256) === previous) bySha.delete(previous.sha256);
+      }
+      candidates.push({path, sha, state: states[i], previous});
+    }
+    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus}[] = [];
+    const shasNow = new Map<string, string>();
+    for (const {path, sha, state, previous} of candidates) {
+      const sameAs = sha === null ? undefined : bySha.get(sha)?.path ?? shasNow.get(sha);
+      if (sameAs !== undefined) {
+        // Its rows are already there, under the other path; a replaced file's own old rows are gone.
         summaries.push({
-          path, status: "unchanged", sourceId: same?.source_id ?? sourceIdOf(path), sameAs: same && same.path !== path ? same.path : undefined,
-          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [],
+          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs,
+          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [],
         });
         continue;
       }
-      if (sha) shasNow.add(sha);
-      const previous = byPath.get(path);
-      if (previous) await deleteSource(store, previous.source_id);
-      planned.push({path, sha, bytes, status: previous ? "replaced" : "imported"});
+      if (sha) shasNow.set(sha, path);
+      planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
     }
 
     // Episodes already stored (after removing replaced files), and those this import adds.
     const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
-    const added = new Map<string, {names: string[]; where: string}>();
+    const added = new Map<string, Added>();
+    // Each ratings file's rows by key, kept to name the line of a clash with another file (checkRatingConflicts).
+    const ratingLines = new Map<string, Map<string, {line: number}>>();
     const seatCache = new Map<string, string[]>();
     let doneBytes = 0;
-    const ctx: ReadContext = {
-      hasEpisode: (id) => stored.has(id) || added.has(id),
-      seatsOf: (id) => added.get(id)?.names ?? seatCache.get(id) ?? [],
-      onProgress: (b) => progress.update(doneBytes + b),
+    const context = {
+      hasEpisode: (id: string) => stored.has(id) || added.has(id),
+      seatsOf: (id: string) => added.get(id)?.names ?? seatCache.get(id) ?? [],
+      onProgress: (b: number) => progress.update(doneBytes + b),
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
     if (format.scoresStoredEpisodes && stored.size) {
@@ -136,14 +168,15 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     }
 
     writer = await StoreWriter.open(conn);
-    const totalBytes = planned.reduce((s, p) => s + p.bytes, 0);
+    const totalBytes = planned.reduce((s, p) => s + p.state.size, 0);
     progress.start(`importing ${planned.length} file(s)`, totalBytes, "bytes");
     for (const plan of planned) {
       const sourceId = sourceIdOf(plan.path);
-      const fingerprint = plan.sha ? Promise.resolve(plan.sha) : sha256InWorker(plan.path);
-      fingerprint.catch(() => {}); // awaited below; a failed read surfaces there, not as an unhandled rejection
-      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: []};
+      const source = SourceFile.open(plan.path, plan.state);
+      const ctx: ReadContext = {...context, source};
+      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []};
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
+      ratingLines.set(plan.path, ratingKeys);
       let records = 0;
       const name = basename(plan.path);
       const reject = (line: number, field: string | null, problem: string, raw: string) => {
@@ -151,6 +184,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         rejects.push({file: plan.path, line, field, problem, raw});
         summary.rejected++;
       };
+      let sha: string;
       try {
         for await (const item of format.read(plan.path, ctx)) {
           if (item.kind === "reject") {
@@ -167,7 +201,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
                 (skip ??= new Uint8Array(b.count))[i] = 1;
                 continue;
               }
-              added.set(id, {names: batchNames(b, i), where: `${name}:${b.line[i]}`});
+              added.set(id, {names: batchNames(b, i), where: `${name}:${b.line[i]}`, path: plan.path, line: b.line[i]});
               chained ||= b.episodes.chain_id[i] !== null;
               summary.episodes++;
               summary.ratings += b.ratings.start[i + 1] - b.ratings.start[i];
@@ -182,7 +216,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
               reject(item.line, "episode_id", `episode ${e.episode_id} is already ${earlier ? `in this import (${earlier.where})` : "in the store, from another file"}`, "");
               continue;
             }
-            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${name}:${item.line}`});
+            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${name}:${item.line}`, path: plan.path, line: item.line});
             writer.episode(e, sourceId);
             chained ||= e.chain_id !== null;
             summary.episodes++;
@@ -210,15 +244,25 @@ export async function importFiles(store: Store, formatName: string, paths: reado
             records++;
           }
         }
+        sha = await source.finish(plan.sha);
       } catch (e) {
-        if (e instanceof RecordProblem) throw new ImportError(plan.path, 1, e.field, e.problem);
-        throw e;
+        // A bad record (a line cut by a rewrite) or a failed read in a file that changed under the import is the change's doing: report the change.
+        source.checkUnchanged();
+        const error = e instanceof RecordProblem ? new ImportError(plan.path, 1, e.field, e.problem) : e;
+        // Failing in the first record often means the wrong format name: say which one fits.
+        if (error instanceof ImportError && records === 0 && summary.rejected === 0) throw suggestFormat(error, format.name);
+        throw error;
+      } finally {
+        source.close();
       }
-      doneBytes += plan.bytes;
-      const sha = await fingerprint;
+      doneBytes += source.size;
+      // Kept as a source (importing it again is a no-op), but a file with nothing in it is more likely a mistake than a result.
+      if (records === 0 && summary.rejected === 0 && summary.duplicateLines.length === 0) {
+        summary.warnings.push(source.size === 0 ? "the file is empty (0 bytes): no rows imported" : "the file holds no records: no rows imported");
+      }
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, sha, plan.bytes, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
       );
       summaries.push(summary);
     }
@@ -228,9 +272,14 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     writer = null;
     progress.finish();
 
-    if (ratingsItems > 0) await checkRatingConflicts(store);
-    if (chained) await checkChainPositions(store);
-    if (planned.some((p) => p.status === "replaced")) await checkOrphans(store);
+    if (ratingsItems > 0) {
+      await checkRatingConflicts(store, (path, r) => {
+        const episode = added.get(r.episode_id);
+        return ratingLines.get(path)?.get(ratingKey(r))?.line ?? (episode?.path === path ? episode.line : null);
+      });
+    }
+    if (chained) await checkChainPositions(store, added);
+    if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
     await conn.run("COMMIT");
   } catch (e) {
@@ -252,7 +301,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   const sum = (k: "episodes" | "ratings" | "rejected" | "judgeFailed") => summaries.reduce((s, f) => s + f[k], 0);
   return {
     format: format.name, files: summaries, episodes: sum("episodes"), ratings: sum("ratings"), rejected: sum("rejected"),
-    judgeFailed: sum("judgeFailed"), rejectsPath, seconds: (Date.now() - started) / 1000,
+    judgeFailed: sum("judgeFailed"), warnings: summaries.reduce((s, f) => s + f.warnings.length, 0), rejectsPath, seconds: (Date.now() - started) / 1000,
   };
 }
 
@@ -272,23 +321,39 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
 }
 
-/** The same rater scoring the same thing twice, across files, is an error, not a silent double count. */
-async function checkRatingConflicts(store: Store): Promise<void> {
-  const dup = await rows<{episode_id: string; agent: number; dimension: string; rater: string; paths: string[]}>(
+/** Of rows found in several files, the last one this import read (null line: an earlier import's), and how to name the others. */
+function placeOfClash(places: {path: string; line: number | null}[]): {path: string; line: number | null; others: string} {
+  let here = places[places.length - 1];
+  for (const p of places) if (p.line !== null) here = p;
+  const others = places.filter((p) => p !== here).map((p) => (p.line === null ? `${p.path} (imported earlier)` : `${p.path}:${p.line}`));
+  return {...here, others: others.join(", ")};
+}
+
+/**
+ * The same rater scoring the same thing twice, across files, is an error, not
+ * a silent double count. `lineOf` gives the line of a row this import read from
+ * `path`, null for rows of an earlier import.
+ */
+async function checkRatingConflicts(
+  store: Store,
+  lineOf: (path: string, r: {episode_id: string; agent: number; dimension: string; rater: string; run_id: string}) => number | null,
+): Promise<void> {
+  const dup = await rows<{episode_id: string; agent: number; dimension: string; rater: string; run_id: string; paths: string[]}>(
     store.conn,
-    `SELECT r.episode_id, r.agent, r.dimension, r.rater, list(DISTINCT s.path) AS paths
+    `SELECT r.episode_id, r.agent, r.dimension, r.rater, r.run_id, list(s.path ORDER BY s.imported_at, s.path) AS paths
      FROM ratings r JOIN sources s USING (source_id)
      GROUP BY r.episode_id, r.agent, r.dimension, r.rater, r.run_id HAVING count(*) > 1 LIMIT 1`,
   );
   if (dup.length) {
     const d = dup[0];
-    throw new ImportError(d.paths[d.paths.length - 1], null, "rater",
-      `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id} more than once (also in ${d.paths.join(", ")})`);
+    const at = placeOfClash(d.paths.map((path) => ({path, line: lineOf(path, d)})));
+    throw new ImportError(at.path, at.line, "rater",
+      `${d.rater} rated ${d.dimension} of agent ${d.agent} in ${d.episode_id}${d.run_id ? ` (${d.run_id})` : ""} more than once: also in ${at.others}`);
   }
 }
 
 /** One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey). */
-async function checkChainPositions(store: Store): Promise<void> {
+async function checkChainPositions(store: Store, added: ReadonlyMap<string, Added>): Promise<void> {
   const dup = await rows<{chain_id: string; chain_index: number; episodes: string[]; paths: string[]}>(
     store.conn,
     `WITH chains AS (
@@ -296,13 +361,17 @@ async function checkChainPositions(store: Store): Promise<void> {
               (SELECT string_agg(p.model, ' / ' ORDER BY p.agent) FROM participants p WHERE p.episode_id = e.episode_id) AS models, s.path
        FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IS NOT NULL
      )
-     SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(DISTINCT path) AS paths
+     SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(path ORDER BY episode_id) AS paths
      FROM chains GROUP BY chain_id, chain_index, memory, models HAVING count(*) > 1 LIMIT 1`,
   );
   if (dup.length) {
     const d = dup[0];
-    throw new ImportError(d.paths[d.paths.length - 1], null, "chain_index",
-      `chain ${d.chain_id} has more than one episode at index ${d.chain_index} (${d.episodes.join(", ")}; files: ${d.paths.join(", ")})`);
+    const at = placeOfClash(d.episodes.map((id, i) => ({path: d.paths[i], line: added.get(id)?.line ?? null})));
+    const named = d.episodes.map((id, i) => {
+      const line = added.get(id)?.line;
+      return `${id} at ${d.paths[i]}${line === undefined ? " (imported earlier)" : `:${line}`}`;
+    });
+    throw new ImportError(at.path, at.line, "chain_index", `chain ${d.chain_id} has more than one episode at index ${d.chain_index}: ${named.join(", ")}`);
   }
 }
 

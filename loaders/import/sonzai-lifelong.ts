@@ -9,7 +9,7 @@ import {readJsonl} from "./files.js";
 import {BENCHMARK, withUniqueChainPositions} from "./lifelong.js";
 import {emptyEpisode, type EpisodeRecord, type RatingRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
-import {asArray, asBoolean, asNonEmptyString, asNumber, asObject, asString, optionalString, type JsonObject} from "./validate.js";
+import {asArray, asBoolean, asNonEmptyString, asObject, asString, asWholeNumber, INT32_MAX, optionalString, type JsonObject} from "./validate.js";
 
 /** The log names no judge; its scores are attributed to this rater. */
 export const SONZAI_RATER = "sonzai-judge";
@@ -29,8 +29,8 @@ const KNOWN = new Set(SONZAI_CHECKPOINTS.checkpoints.map((c) => c.key));
 
 export function episodeFromSonzai(r: JsonObject, run: {backend: string; memory: string; stem: string}): EpisodeRecord {
   const pair = asNonEmptyString(r.pair_id, "pair_id");
-  const index = asNumber(r.episode_index, "episode_index");
-  if (!Number.isInteger(index) || index < 0) throw new RecordProblem("episode_index", `expected a whole number from 0, got ${index}`);
+  // Stored as chain_index, one more.
+  const index = asWholeNumber(r.episode_index, "episode_index", 0, INT32_MAX - 1);
   const episode = emptyEpisode(`${run.stem}#${pair}#${index}`, BENCHMARK);
   episode.chain_id = pair;
   episode.chain_index = index + 1; // the log counts from 0; chains here count from 1
@@ -78,7 +78,7 @@ export function episodeFromSonzai(r: JsonObject, run: {backend: string; memory: 
 
 function readSonzai(path: string, ctx: ReadContext) {
   const run = {...runOfFileName(path), stem: basename(path, ".jsonl")};
-  return readJsonl(path, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromSonzai(asObject(doc, "(record)"), run)));
+  return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromSonzai(asObject(doc, "(record)"), run)));
 }
 
 export const sonzaiLifelongFormat: ImportFormat = {

@@ -3,23 +3,26 @@
 //   long: episode_id, agent, dimension, rater, value[, rationale, rater_kind, run_id]
 //   wide: the SOTOPIA annotation files: [ID,] pk, prolific_id, <dimension>_<seat>, <dimension>_reasoning_<seat>
 
-import {readFileSync} from "node:fs";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {parseCsv, type CsvRow} from "./csv.js";
+import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
 import {RecordProblem} from "./errors.js";
 import {decodeWhole} from "./files.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
-const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
+export const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
+/** Number() also reads 0x7, 0b101, 0o7 and Infinity; a score is written in decimal. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 function score(dimension: string, text: string, field: string): number {
   const dim = sotopiaDimension(dimension);
   if (!dim) throw new RecordProblem(field, `unknown dimension ${JSON.stringify(dimension)} (expected one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")})`);
   if (!text.trim()) throw new RecordProblem(field, `is empty (expected a score in [${dim.lo}, ${dim.hi}])`);
-  const value = Number(text);
-  const problem = scoreProblem(dim, Number.isNaN(value) ? text : value);
+  const trimmed = text.trim();
+  if (!DECIMAL.test(trimmed)) throw new RecordProblem(field, `expected a decimal number in [${dim.lo}, ${dim.hi}], got ${JSON.stringify(text)}`);
+  const value = Number(trimmed);
+  const problem = scoreProblem(dim, value);
   if (problem) throw new RecordProblem(field, problem);
   return value;
 }
@@ -94,8 +97,7 @@ function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats:
 }
 
 async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
-  const bytes = readFileSync(path);
-  const text = decodeWhole(bytes);
+  const text = decodeWhole(ctx.source.readAll());
   if (text instanceof RecordProblem) {
     yield {kind: "reject", line: 1, field: null, problem: `${text.problem}`, raw: ""};
     return;
@@ -106,7 +108,8 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
     rows = parseCsv(text);
     header = rows.next().value ?? undefined;
   } catch (e) {
-    yield {kind: "reject", line: 1, field: null, problem: (e as Error).message, raw: ""};
+    if (!(e instanceof UnclosedQuote)) throw e;
+    yield {kind: "reject", line: e.line, field: "header", problem: e.message, raw: ""};
     return;
   }
   if (!header) throw new RecordProblem(null, "the file is empty (expected a header row)");
@@ -127,7 +130,9 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
     try {
       next = rows.next();
     } catch (e) {
-      yield {kind: "reject", line: 0, field: null, problem: (e as Error).message, raw: ""};
+      if (!(e instanceof UnclosedQuote)) throw e;
+      // Everything after the quote was read into one field, so the rest of the file holds no rows to go on with.
+      yield {kind: "reject", line: e.line, field: header.fields[e.column]?.trim() || `field ${e.column + 1}`, problem: `${e.message}; the rest of the file is read as that one field`, raw: ""};
       return;
     }
     if (next.done) return;

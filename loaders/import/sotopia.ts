@@ -2,11 +2,11 @@
 // episode a line) or as EpisodeLog JSON files written by sotopia's local
 // storage backend (one episode a file). See docs/formats.md.
 
-import {statSync} from "node:fs";
 import {availableParallelism} from "node:os";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonDocument, readJsonl} from "./files.js";
+import {arrayElementLines} from "./json-text.js";
 import {readJsonlInWorkers} from "./jsonl-workers.js";
 import {emptyEpisode, type EpisodeRecord, type MessageRecord, type ReadItem, type RatingRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
@@ -230,36 +230,47 @@ export const dumpReading = {
 const WORKER_MODULE = new URL("./sotopia-worker.ts", import.meta.url);
 
 /** The records of a JSONL dump, in file order. */
-export function readDump(path: string, ctx: Pick<ReadContext, "onProgress">, plan = dumpReading): AsyncIterable<ReadItem> | Iterable<ReadItem> {
+export function readDump(ctx: Pick<ReadContext, "onProgress" | "source">, plan = dumpReading): AsyncIterable<ReadItem> | Iterable<ReadItem> {
   const fromEnv = process.env.SOCIOMETER_IMPORT_WORKERS;
   const workers = fromEnv !== undefined && fromEnv !== "" ? Number(fromEnv) : plan.workers;
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`SOCIOMETER_IMPORT_WORKERS must be a whole number, not ${JSON.stringify(fromEnv)}`);
   const toItem = (doc: Json, line: number) => episodeItem(doc, line, false);
-  if (workers === 0 || statSync(path).size < plan.minBytes) return readJsonl(path, ctx.onProgress, toItem);
-  return readJsonlInWorkers(path, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes});
+  if (workers === 0 || ctx.source.size < plan.minBytes) return readJsonl(ctx.source, ctx.onProgress, toItem);
+  return readJsonlInWorkers(ctx.source, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes});
 }
 
 async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   if (!path.endsWith(".json")) {
-    yield* readDump(path, ctx);
+    yield* readDump(ctx);
     return;
   }
   // One EpisodeLog (or an array of them) per file; each record is accepted or rejected on its own.
-  const attempt = (make: () => ReadItem, raw: string): ReadItem => {
-    try {
-      return make();
-    } catch (e) {
-      if (!(e instanceof RecordProblem)) throw e;
-      return {kind: "reject", line: 1, field: e.field, problem: e.problem, raw: raw.slice(0, 2000)};
-    }
-  };
-  const read = readJsonDocument(path);
+  const read = readJsonDocument(ctx.source);
   if ("kind" in read) {
     yield read;
     return;
   }
-  const {doc} = read;
-  for (const record of Array.isArray(doc) ? doc : [doc]) yield attempt(() => episodeItem(record, 1, true), JSON.stringify(record));
+  const {text, doc} = read;
+  if (!Array.isArray(doc)) {
+    yield attempt(() => episodeItem(doc, 1, true), 1, (field) => field, doc);
+    return;
+  }
+  const lines = arrayElementLines(text);
+  for (const [i, record] of doc.entries()) {
+    // An element is named by its index, as in the array: [2].models[0].
+    const inArray = (field: string | null) => (field === null || field === "(record)" ? `[${i}]` : `[${i}].${field}`);
+    yield attempt(() => episodeItem(record, lines[i] ?? 1, true), lines[i] ?? 1, inArray, record);
+  }
+}
+
+/** The record `make` builds, or a reject at `line` with the field named by `fieldOf`. */
+function attempt(make: () => ReadItem, line: number, fieldOf: (field: string | null) => string | null, record: Json): ReadItem {
+  try {
+    return make();
+  } catch (e) {
+    if (!(e instanceof RecordProblem)) throw e;
+    return {kind: "reject", line, field: fieldOf(e.field), problem: e.problem, raw: JSON.stringify(record).slice(0, 2000)};
+  }
 }
 
 export const sotopiaFormat: ImportFormat = {

@@ -12,14 +12,14 @@ import {emptyEpisode, type EpisodeRecord} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 import {architectureOf, requireTask} from "./stss.js";
 import {verifyStss} from "./stss-verify.js";
-import {asArray, asBoolean, asNonEmptyString, asNumber, asObject, optionalString, type Json, type JsonObject} from "./validate.js";
+import {asArray, asBoolean, asNonEmptyString, asNumber, asObject, INT32_MAX, optionalString, type Json, type JsonObject} from "./validate.js";
 
 /** The ratings dimension of a score a log carries. */
 export const LOGGED_TASK_SCORE = "task_score";
 
 function count(v: Json | undefined, field: string, {min = 0} = {}): number {
   const n = asNumber(v, field);
-  if (!Number.isInteger(n)) throw new RecordProblem(field, `expected a whole number, got ${n}`);
+  if (!Number.isInteger(n) || n > INT32_MAX) throw new RecordProblem(field, `expected a whole number up to ${INT32_MAX}, got ${n}`);
   if (n < min) throw new RecordProblem(field, n < 0 ? `is negative (${n}); a count cannot be` : `must be at least ${min}, got ${n}`);
   return n;
 }
@@ -91,7 +91,7 @@ export function episodeFromRun(r: JsonObject, line: number, ctx: ReadContext): E
 }
 
 function readRuns(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromRun(asObject(doc, "(record)"), line, ctx)}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromRun(asObject(doc, "(record)"), line, ctx)}));
 }
 
 export const stssActionFormat: ImportFormat = {

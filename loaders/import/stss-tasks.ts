@@ -7,10 +7,12 @@
 import {categoryOf, TASK_TYPE_MAP} from "../../src/lib/stss.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonDocument, readJsonl} from "./files.js";
+import {arrayElementLines} from "./json-text.js";
+import type {SourceFile} from "./source-file.js";
 import {emptyEpisode, type EpisodeRecord, type ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 import {verifyStss} from "./stss-verify.js";
-import {asArray, asNonEmptyString, asNumber, asObject, optionalString, type Json, type JsonObject} from "./validate.js";
+import {asArray, asNonEmptyString, asObject, asWholeNumber, optionalString, type Json, type JsonObject} from "./validate.js";
 
 /** The episode id of a task definition. */
 export const taskEpisodeId = (taskId: string): string => `stss-task:${taskId}`;
@@ -27,10 +29,7 @@ function names(v: Json | undefined, field: string): string[] {
 }
 
 function wholeNumber(v: Json | undefined, field: string, min: number): number | null {
-  if (v === undefined || v === null) return null;
-  const n = asNumber(v, field);
-  if (!Number.isInteger(n) || n < min) throw new RecordProblem(field, `expected a whole number ≥ ${min}, got ${n}`);
-  return n;
+  return v === undefined || v === null ? null : asWholeNumber(v, field, min);
 }
 
 export function episodeFromTask(r: JsonObject): EpisodeRecord {
@@ -84,37 +83,8 @@ export function episodeFromTask(r: JsonObject): EpisodeRecord {
   return episode;
 }
 
-/** 1-based line on which each element of a top-level JSON array starts (strings and nesting respected). */
-export function arrayElementLines(text: string): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let depth = 0;
-  let inString = false;
-  let expectElement = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === "\n") line++;
-    if (inString) {
-      if (ch === "\\") i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (depth === 1 && expectElement && !/\s/.test(ch) && ch !== "]") {
-      lines.push(line);
-      expectElement = false;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === "[" || ch === "{") {
-      depth++;
-      if (depth === 1) expectElement = true;
-    } else if (ch === "]" || ch === "}") depth--;
-    else if (ch === "," && depth === 1) expectElement = true;
-  }
-  return lines;
-}
-
-function* readTaskArray(path: string): Generator<ReadItem> {
-  const read = readJsonDocument(path);
+function* readTaskArray(source: SourceFile): Generator<ReadItem> {
+  const read = readJsonDocument(source);
   if ("kind" in read) {
     yield read;
     return;
@@ -128,17 +98,18 @@ function* readTaskArray(path: string): Generator<ReadItem> {
   for (const [i, item] of doc.entries()) {
     const line = lines[i] ?? 1;
     try {
-      yield {kind: "episode", line, episode: episodeFromTask(asObject(item, `[${i}]`))};
+      yield {kind: "episode", line, episode: episodeFromTask(asObject(item, "(record)"))};
     } catch (e) {
       if (!(e instanceof RecordProblem)) throw e;
-      yield {kind: "reject", line, field: e.field === null ? `[${i}]` : `[${i}].${e.field}`, problem: e.problem, raw: JSON.stringify(item)};
+      const field = e.field === null || e.field === "(record)" ? `[${i}]` : `[${i}].${e.field}`;
+      yield {kind: "reject", line, field, problem: e.problem, raw: JSON.stringify(item)};
     }
   }
 }
 
 function readTasks(path: string, ctx: ReadContext): Iterable<ReadItem> {
-  if (path.endsWith(".jsonl")) return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromTask(asObject(doc, "(record)"))}));
-  return readTaskArray(path);
+  if (path.endsWith(".jsonl")) return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromTask(asObject(doc, "(record)"))}));
+  return readTaskArray(ctx.source);
 }
 
 export const stssTasksFormat: ImportFormat = {

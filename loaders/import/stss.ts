@@ -107,7 +107,7 @@ export function episodeFromConversation(r: JsonObject, ctx: ReadContext): Episod
 }
 
 function readConversations(path: string, ctx: ReadContext) {
-  return readJsonl(path, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromConversation(asObject(doc, "(record)"), ctx)}));
+  return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromConversation(asObject(doc, "(record)"), ctx)}));
 }
 
 export const stssFormat: ImportFormat = {

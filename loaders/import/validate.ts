@@ -1,12 +1,16 @@
 // Field checks that turn untyped JSON into typed values, or say precisely what is wrong.
 
 import {RecordProblem} from "./errors.js";
+import {MAX_JSON_DEPTH, tooDeep} from "./json-text.js";
 
 export type Json = null | boolean | number | string | Json[] | {[key: string]: Json};
 export type JsonObject = {[key: string]: Json};
 
 export const describe = (v: unknown): string =>
-  v === undefined ? "nothing (the field is missing)" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `${typeof v} ${JSON.stringify(v).slice(0, 40)}`;
+  v === undefined ? "nothing (the field is missing)" : v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object"
+    // JSON.stringify writes Infinity as null; JSON.parse makes Infinity of a number past ~1.8e308 (1e999).
+    : typeof v === "number" && !Number.isFinite(v) ? `${v} (past the largest number a double holds, about 1.8e308)`
+    : `${typeof v} ${JSON.stringify(v).slice(0, 40)}`;
 
 export function asObject(v: unknown, field: string): JsonObject {
   if (v === null || typeof v !== "object" || Array.isArray(v)) throw new RecordProblem(field, `expected an object, got ${describe(v)}`);
@@ -43,8 +47,24 @@ export function asNumber(v: unknown, field: string): number {
   return v;
 }
 
+/** The largest value of the store's INTEGER columns (chain_index, turn, counts). */
+export const INT32_MAX = 2147483647;
+export const INT32_MIN = -2147483648;
+
+/** A whole number in [min, max]; the default max is what an INTEGER column holds, so the store never meets a number it cannot take. */
+export function asWholeNumber(v: unknown, field: string, min: number, max = INT32_MAX): number {
+  const n = asNumber(v, field);
+  if (!Number.isInteger(n) || n < min || n > max) throw new RecordProblem(field, `expected a whole number from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
 /** Parses one JSON document, turning a syntax error into a problem a user can read. */
 export function parseJson(text: string): Json {
+  const deep = tooDeep(text);
+  if (deep) {
+    const where = deep.line > 1 ? `line ${deep.line}, column ${deep.column}` : `column ${deep.column}`;
+    throw new RecordProblem(deep.field, `nested more than ${MAX_JSON_DEPTH} levels deep (at ${where}); no log nests that deep: is the file corrupt?`);
+  }
   try {
     return JSON.parse(text) as Json;
   } catch (e) {

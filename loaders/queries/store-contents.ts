@@ -67,3 +67,16 @@ export const MODEL_COUNTS_SQL = `
   WHERE ${playerSql("p")}
   GROUP BY e.benchmark, p.model
 `;
+
+/**
+ * The imported files grouped by folder and format, in the order they were
+ * first imported: a folder of one log per episode is one line. Columns:
+ * folder, format, files, rows, rejected, last_imported.
+ */
+export const SOURCE_GROUPS_SQL = `
+  SELECT folder, format, count(*)::INTEGER AS files, sum(rows)::BIGINT AS rows, sum(rejected)::BIGINT AS rejected,
+         max(imported_at)::VARCHAR AS last_imported
+  FROM (SELECT *, regexp_replace(path, '[/\\\\][^/\\\\]*$', '') AS folder FROM sources)
+  GROUP BY folder, format
+  ORDER BY min(imported_at), folder, format
+`;

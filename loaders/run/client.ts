@@ -211,7 +211,9 @@ export function createChat(options: ClientOptions = {}): ChatClient {
   const ask = async (request: ChatRequest, hash: string): Promise<ChatResponse> => {
     const completion = await withRetries(() => openai().chat.completions.create(completionBody(request)));
     const choice = completion.choices?.[0];
-    const text = choice?.message?.content ?? "";
+    // An endpoint may echo the key it was sent (in any field): nothing it says is kept or shown unredacted.
+    const text = redact(choice?.message?.content ?? "", secrets);
+    const said = (value: string | null | undefined) => (value ? redact(value, secrets) : null);
     const promptTokens = completion.usage?.prompt_tokens ?? 0;
     const completionTokens = completion.usage?.completion_tokens ?? 0;
     const priced = options.prices ? priceEntry(options.prices, request.model) : null;
@@ -224,7 +226,7 @@ export function createChat(options: ClientOptions = {}): ChatClient {
     else stats.cost += cost;
     if (!options.store) return {text, promptTokens, completionTokens, cached: false};
     const saved = storeCall(options.store, {hash, request, text, promptTokens, completionTokens, finishReason: choice?.finish_reason ?? null, cost, runId: options.runId ?? null,
-      endpoint, servedModel: completion.model ?? null, systemFingerprint: completion.system_fingerprint ?? null, pricedAs: priced?.key ?? null});
+      endpoint, servedModel: said(completion.model), systemFingerprint: said(completion.system_fingerprint), pricedAs: priced?.key ?? null});
     if (!options.deferSave) {
       await saved;
       return {text, promptTokens, completionTokens, cached: false};
@@ -266,7 +268,7 @@ export function createChat(options: ClientOptions = {}): ChatClient {
       return batchInfo(await withRetries(() => openai().batches.retrieve(batchId)), secrets);
     },
     async content(fileId) {
-      return withRetries(async () => (await openai().files.content(fileId)).text());
+      return withRetries(async () => redact(await (await openai().files.content(fileId)).text(), secrets));
     },
   };
 
@@ -276,7 +278,8 @@ export function createChat(options: ClientOptions = {}): ChatClient {
       const hit = await cachedCall(options.store, hash);
       if (hit) {
         stats.cached++;
-        return {...hit, cached: true};
+        // Kept before answers were redacted, an answer may still hold the key.
+        return {...hit, text: redact(hit.text, secrets), cached: true};
       }
     }
     // The same request asked twice at once is sent once.

@@ -1,5 +1,6 @@
-// Keeping secrets out of what the workbench prints: an endpoint's error can
-// echo the key it was sent, and a base URL can carry a password. Small and
+// Keeping secrets out of what the workbench prints and stores: an endpoint's
+// answer or error can echo the key it was sent (plainly, URL-encoded or in
+// base64), and a base URL can carry a password. Small and
 // free of the openai package, so the CLI's top-level error handler can use it.
 
 /** Texts that carry a credential whatever it is: `Bearer X`, `api_key=X`, `"api-key": "X"`, `API key provided: X` (a sentence's full stop is not part of X). */
@@ -13,15 +14,50 @@ const LONG_SECRET = 8;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+const base64 = (text: string): string => Buffer.from(text, "utf8").toString("base64");
+const urlSafe = (b64: string): string => b64.replaceAll("+", "-").replaceAll("/", "_");
+
 /**
- * Replaces every secret in a text with ***: a long one wherever it occurs, a
- * short one (a local server's "abc") as a whole token only, so that a key that
- * happens to be a word ("test") does not blank "test-run" or "test-model".
- * Whatever follows "Bearer" or "api_key=" is replaced in any case.
+ * The base64 characters that encode `secret` alone, wherever it starts in the
+ * encoded text (three alignments): the characters at its edges also carry bits
+ * of its neighbours and are left. Catches `user:<key>` of Basic auth and
+ * `Bearer <key>` or a whole JSON body echoed in base64, whatever precedes it.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.byteLength(secret, "utf8");
+  return [0, 1, 2].map((offset) => {
+    const encoded = base64("\0".repeat(offset) + secret).replace(/=+$/, "");
+    return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes)) / 6));
+  });
+}
+
+/**
+ * A secret and the forms an endpoint may echo it in: URL-encoded, and base64
+ * (standard and URL-safe) of the secret, of `Bearer <secret>` and of
+ * `:<secret>`, whole and padded, then the characters that encode the secret
+ * anywhere in a base64 text. A short secret is only itself: its encodings
+ * would be a few characters that ordinary text may hold.
+ */
+export function secretForms(secret: string): string[] {
+  if (secret.length < LONG_SECRET) return [secret];
+  const whole = [secret, `Bearer ${secret}`, `:${secret}`].map(base64);
+  const encoded = [...whole, ...base64Cores(secret)];
+  return [secret, encodeURIComponent(secret), ...encoded, ...encoded.map(urlSafe)];
+}
+
+/**
+ * Replaces every secret in a text with ***, in each of its forms (secretForms):
+ * a long one wherever it occurs, a short one (a local server's "abc") as a
+ * whole token only, so that a key that happens to be a word ("test") does not
+ * blank "test-run" or "test-model". Whatever follows "Bearer" or "api_key=" is
+ * replaced in any case. Every answer of an endpoint (content, error body,
+ * batch file) passes through it before it is stored or printed.
  */
 export function redact(text: string, secrets: readonly (string | undefined | null)[]): string {
   let out = text.replace(CREDENTIAL_CONTEXT, (_, before: string) => `${before}***`);
-  const distinct = [...new Set(secrets.filter((s): s is string => !!s))].sort((a, b) => b.length - a.length);
+  const given = secrets.filter((s): s is string => !!s).flatMap(secretForms);
+  // Longest first: a whole encoded form goes before the core it contains.
+  const distinct = [...new Set(given)].sort((a, b) => b.length - a.length);
   for (const s of distinct) {
     out = s.length >= LONG_SECRET
       ? out.split(s).join("***")

@@ -1,12 +1,11 @@
 // The DuckDB store: opening it, migrating its schema, and small query helpers.
 
 import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
-import {readdirSync, readFileSync} from "node:fs";
-import {dirname, join, resolve} from "node:path";
-import {fileURLToPath} from "node:url";
+import {basename, resolve} from "node:path";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {assertKnownMigrations, assertSchemaMatches, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), "migrations");
+export {StoreVersionError} from "./schema.js";
 
 /** Where the store lives unless --db or SOCIOMETER_DB says otherwise. */
 export function defaultStorePath(): string {
@@ -16,54 +15,99 @@ export function defaultStorePath(): string {
 export interface Store {
   path: string;
   conn: DuckDBConnection;
+  /** The migration files this open applied (none for a current or read-only store). */
+  migrated: string[];
   close(): void;
 }
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
-/** Opens (and, unless read-only, creates and migrates) the store at `path`. */
+/** Opens the store at `path`: read-write creates and migrates it; read-only refuses a store that needs migrating. */
 export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
   const instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
   const conn = await instance.connect();
-  if (!readOnly) await migrate(conn);
-  return {
-    path,
-    conn,
-    close() {
-      conn.closeSync();
-      instance.closeSync();
-    },
+  const close = () => {
+    conn.closeSync();
+    instance.closeSync();
   };
+  let migrated: string[] = [];
+  try {
+    if (readOnly) await assertCurrentSchema(conn, path);
+    else migrated = await migrate(conn, path);
+  } catch (e) {
+    close();
+    throw e;
+  }
+  return {path, conn, migrated, close};
 }
 
-/** Applies every migration file not applied yet, each in its own transaction, then refreshes the dimension table. */
-export async function migrate(conn: DuckDBConnection): Promise<void> {
-  await conn.run(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)",
-  );
-  const applied = new Set((await rows<{version: number}>(conn, "SELECT version FROM schema_migrations")).map((r) => r.version));
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_.*\.sql$/.test(f)).sort();
-  for (const file of files) {
-    const version = Number.parseInt(file, 10);
-    if (applied.has(version)) continue;
+/** Refuses (StoreVersionError) a store whose schema is not exactly this version's, without writing. */
+async function assertCurrentSchema(conn: DuckDBConnection, storePath: string): Promise<void> {
+  const files = migrationFiles();
+  const state = await readSchemaState(conn);
+  await assertKnownMigrations(conn, storePath, state, files);
+  const pending = pendingMigrations(state, files);
+  if (pending.length) throw pendingError(storePath, state, pending, files);
+}
+
+/**
+ * Applies the migrations the store lacks, all in one transaction, records
+ * their hashes (and the committed hashes of migrations applied before hashes
+ * were recorded), then refreshes the dimension table if it changed. A store
+ * that is already current is not written to. Returns the files applied.
+ */
+export async function migrate(conn: DuckDBConnection, storePath: string): Promise<string[]> {
+  const files = migrationFiles();
+  const state = await readSchemaState(conn);
+  await assertKnownMigrations(conn, storePath, state, files);
+  const pending = pendingMigrations(state, files);
+  const unhashed = state.applied.filter((m) => m.sha256 === null);
+  // Hashes cannot tell whether a store made before them saw a migration edited since: its tables can.
+  if (unhashed.length) await assertSchemaMatches(conn, storePath, state, files);
+  if (pending.length || unhashed.length || !state.tracked) {
+    const committed = committedHashes();
     await conn.run("BEGIN TRANSACTION");
+    let current = "creating schema_migrations";
     try {
-      await conn.run(readFileSync(join(MIGRATIONS_DIR, file), "utf8"));
-      await conn.run("INSERT INTO schema_migrations VALUES ($1, $2, now())", [version, file]);
+      await conn.run(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMP NOT NULL)",
+      );
+      for (const file of pending) {
+        current = file.name;
+        await conn.run(file.sql);
+        await conn.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, now())", [file.version, file.name]);
+      }
+      current = "recording migration hashes";
+      // After the pending migrations, since 007 adds the column; a store made before it gets the committed hashes.
+      for (const m of unhashed) {
+        await conn.run("UPDATE schema_migrations SET sha256 = $1 WHERE version = $2", [committed[m.name] ?? null, m.version]);
+      }
+      for (const file of pending) await conn.run("UPDATE schema_migrations SET sha256 = $1 WHERE version = $2", [file.sha256, file.version]);
       await conn.run("COMMIT");
     } catch (e) {
       await conn.run("ROLLBACK");
-      throw new Error(`migration ${file} failed: ${(e as Error).message}`);
+      throw new Error(`migrating store ${basename(storePath)} failed at ${current}: ${(e as Error).message} (store unchanged: no migration applied)`);
     }
   }
+  await refreshDimensions(conn);
+  return pending.map((f) => f.name);
+}
+
+/** Rewrites the dimension table from the metric library, only when its rows differ (so an unchanged store stays byte-identical). */
+async function refreshDimensions(conn: DuckDBConnection): Promise<void> {
+  const wanted = ALL_DIMENSIONS.map((d, i) => [d.key, d.benchmark, d.abbrev, d.name, d.lo, d.hi, d.kind, i + 1] as const);
+  const stored = await rows<Record<string, unknown>>(conn, "SELECT dimension, benchmark, abbrev, name, lo, hi, kind, ord FROM dimensions ORDER BY ord, benchmark, dimension");
+  const same = stored.length === wanted.length && stored.every((r, i) => JSON.stringify(Object.values(r)) === JSON.stringify(wanted[i]));
+  if (same) return;
   await conn.run("BEGIN TRANSACTION");
-  await conn.run("DELETE FROM dimensions");
-  for (const [i, d] of ALL_DIMENSIONS.entries()) {
-    await conn.run("INSERT INTO dimensions VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
-      d.key, d.benchmark, d.abbrev, d.name, d.lo, d.hi, d.kind, i + 1,
-    ]);
+  try {
+    await conn.run("DELETE FROM dimensions");
+    for (const values of wanted) await conn.run("INSERT INTO dimensions VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [...values]);
+    await conn.run("COMMIT");
+  } catch (e) {
+    await conn.run("ROLLBACK");
+    throw e;
   }
-  await conn.run("COMMIT");
 }
 
 /** Runs a query and returns its rows as plain objects (BIGINT and HUGEINT become numbers). */

@@ -3,15 +3,17 @@
 // costs seconds and memory, so nothing loads up front), pages through tables
 // and results inside DuckDB, keeps the reader's query result as a table, and
 // writes downloads with DuckDB's CSV writer or parquet-wasm. No network: the
-// files come from the site itself (OFFLINE.md).
+// files come from the site itself (OFFLINE.md), and the database is sealed
+// (sealed-sql.ts) before the reader can type anything.
 
 import type * as duckdb from "@duckdb/duckdb-wasm";
 import {Compression, Table as WasmTable, WriterPropertiesBuilder, writeParquet} from "parquet-wasm/esm";
 import {initParquetOnce, loadParquet, plain, startDuckDB, type Row} from "./duckdb.js";
 import {
-  browseQuery, ipcFileToStream, locateSqlError, pageDataTable, referencedTables, refusedStatement, shippedFileUrl, statementKind, tableRef, trimSql,
+  browseQuery, ipcFileToStream, locateSqlError, locationAt, pageDataTable, referencedTables, shippedFileUrl, tableRef, trimSql,
   type BrowseState, type ColumnInfo, type LocatedSqlError,
 } from "./explorer.js";
+import {checkScript, DOWNLOAD_FILE, SEAL_SQL} from "./sealed-sql.js";
 
 /** The manifest src/data/explorer-manifest.json.ts writes (the fields the page reads). */
 export interface ExplorerManifest {
@@ -97,12 +99,11 @@ export class Explorer {
     ];
   }
 
-  /** Starts DuckDB-wasm with no table loaded yet; `manifestHref` is FileAttachment("data/explorer-manifest.json").href. */
+  /** Starts a sealed DuckDB-wasm with no table loaded yet; `manifestHref` is FileAttachment("data/explorer-manifest.json").href. */
   static async open(manifest: ExplorerManifest, manifestHref: string): Promise<Explorer> {
     const [db] = await Promise.all([startDuckDB(), initParquetOnce()]);
     const conn = await db.connect();
-    // Never download extensions at run time: the site must work with no network.
-    await conn.query("SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; CREATE SCHEMA pages;");
+    await conn.query(`CREATE SCHEMA pages;\n${SEAL_SQL}`);
     return new Explorer(db, conn, manifest, manifestHref);
   }
 
@@ -189,8 +190,8 @@ export class Explorer {
   run(text: string): Promise<RunOutcome> {
     return this.serial(async () => {
       const sql = trimSql(text);
-      const refused = refusedStatement(sql);
-      if (refused) return {ok: false, error: {summary: refused, location: null, context: null}, message: refused};
+      const check = checkScript(sql, await this.db.tokenize(sql));
+      if (!check.ok) return {ok: false, error: {summary: check.message, location: locationAt(sql, check.offset), context: null}, message: check.message};
       const start = performance.now();
       try {
         await this.loadTables(referencedTables(sql, this.tables.filter((t) => !t.loaded).map((t) => t.name)));
@@ -198,7 +199,7 @@ export class Explorer {
         const message = `could not load a table the query names: ${(e as Error).message}`;
         return {ok: false, error: {summary: message, location: null, context: null}, message};
       }
-      if (statementKind(sql) === "query") {
+      if (check.kind === "query") {
         try {
           await this.conn.query(`CREATE OR REPLACE TEMP TABLE ${RESULT_TABLE} AS SELECT * FROM (\n${sql}\n)`);
         } catch (e) {
@@ -268,12 +269,11 @@ export class Explorer {
       }
       try {
         if (format === "csv") {
-          const file = "explorer-download.csv";
-          await this.conn.query(`COPY (SELECT * FROM explorer_download ORDER BY rowid) TO ${quoteLiteral(file)} (FORMAT csv, HEADER true)`);
+          await this.conn.query(`COPY (SELECT * FROM explorer_download ORDER BY rowid) TO ${quoteLiteral(DOWNLOAD_FILE)} (FORMAT csv, HEADER true)`);
           try {
-            return await this.db.copyFileToBuffer(file);
+            return await this.db.copyFileToBuffer(DOWNLOAD_FILE);
           } finally {
-            await this.db.dropFile(file);
+            await this.db.dropFile(DOWNLOAD_FILE);
           }
         }
         const ipc = await this.conn.useUnsafe((bindings, id) => bindings.runQuery(id, "SELECT * FROM explorer_download ORDER BY rowid"));

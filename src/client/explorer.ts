@@ -226,25 +226,11 @@ export function locateSqlError(message: string, sql: string, lineOffset = 0): Lo
 /** The reader's SQL without trailing semicolons and blanks. */
 export const trimSql = (sql: string): string => sql.replace(/[\s;]+$/, "");
 
-/** Leading comments and blanks stripped: what the statement starts with. */
-const leadingKeyword = (sql: string): string => {
-  const body = sql.replace(/^(\s+|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)*/, "");
-  return (/^\(*\s*([A-Za-z]+)/.exec(body)?.[1] ?? "").toUpperCase();
-};
-
-/**
- * "query" when the SQL is one statement that returns rows and can be kept as a
- * result to page through; "statement" for anything else (CREATE, SET, a
- * script), which runs as it is.
- */
-export function statementKind(sql: string): "query" | "statement" {
-  return ["SELECT", "WITH", "FROM", "VALUES", "TABLE", "DESCRIBE", "SUMMARIZE", "SHOW", "PIVOT", "UNPIVOT"].includes(leadingKeyword(sql)) ? "query" : "statement";
-}
-
-/** Statements the page refuses: they would fetch extensions or open other databases over the network. */
-export function refusedStatement(sql: string): string | null {
-  const kw = leadingKeyword(sql);
-  return ["INSTALL", "LOAD", "ATTACH"].includes(kw) ? `${kw} is not available here: the page runs offline, with the tables listed below only.` : null;
+/** The line and column (1-based) of the 0-based `offset` in `sql`. */
+export function locationAt(sql: string, offset: number): SqlErrorLocation {
+  const before = sql.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return {line: before.split("\n").length, column: offset - lineStart + 1, offset};
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -6,7 +6,7 @@
 import {rowCountText, cellDisplay, DISPLAY_DIGITS, FILTER_OPS, INITIAL_BROWSE, lastPage, pageStatusText, columnKind, trimSql, type BrowseState, type ColumnInfo, type Filter, type FilterOp} from "../client/explorer.js";
 import {RESULT_TABLE, type Explorer, type ExplorerTable, type RunOutcome} from "../client/explorer-db.js";
 import type {Row} from "../client/duckdb.js";
-import {el, textBlock} from "./dom.js";
+import {details, el, textBlock} from "./dom.js";
 import {chooseChart, explorerChartSpec, NO_CHART} from "./explorer-chart.js";
 import {renderVega} from "./vega.js";
 
@@ -68,10 +68,13 @@ function columnsText(t: ExplorerTable): string {
   }).join(", ");
 }
 
-/** The list of every table: name, where it comes from, rows (with "showing N of M"), columns and types; re-drawn when tables load or appear. */
+/**
+ * The list of every table: name, where it comes from, rows (with "showing N
+ * of M"), columns and types, and what the site left out; folded away, since
+ * the picker is how a table is chosen. Re-drawn when tables load or appear.
+ */
 export function tablesPanel(explorer: Explorer): HTMLElement {
   const root = el("div", undefined, "explorer-tables");
-  root.setAttribute("data-testid", "explorer-tables");
   const draw = () => {
     const table = el("table");
     const head = el("tr");
@@ -107,7 +110,7 @@ export function tablesPanel(explorer: Explorer): HTMLElement {
   };
   draw();
   explorer.onChange(draw);
-  return root;
+  return details("Every table with its rows and columns, and the columns the site leaves out", root, "explorer-tables");
 }
 
 /** Saves `bytes` as a file through a temporary object URL (nothing is uploaded). */
@@ -302,24 +305,43 @@ export function tableView(explorer: Explorer, testId: string): TableView {
   };
 }
 
-/** Pick a table, then browse it. */
+/** The picker's groups, in order. */
+const PICKER_GROUPS: readonly {kind: ExplorerTable["kind"]; label: string}[] = [
+  {kind: "store", label: "Store tables"},
+  {kind: "page data", label: "The pages' tables (schema pages)"},
+  {kind: "created here", label: "Made in this page"},
+];
+
+/** Pick a table from a compact list grouped by where tables come from, see its size and columns in one line, and browse it. */
 export function browserPanel(explorer: Explorer, initial: string): HTMLElement {
   const root = el("div", undefined, "explorer-browser");
   const view = tableView(explorer, "browser");
   const picker = el("select");
+  const info = textBlock("", "browser-table-info", "explorer-note");
   const drawPicker = () => {
     const current = picker.value || initial;
-    picker.replaceChildren(...explorer.tables.filter((t) => t.name !== RESULT_TABLE).map((t) => {
-      const o = el("option", `${t.name} (${t.kind})`);
-      o.value = t.name;
-      return o;
-    }));
+    picker.replaceChildren(...PICKER_GROUPS.map(({kind, label}) => {
+      const group = el("optgroup");
+      group.label = label;
+      for (const t of explorer.tables) {
+        if (t.kind !== kind) continue;
+        const o = el("option", `${t.name} · ${rowsText(t)}`);
+        o.value = t.name;
+        group.append(o);
+      }
+      return group;
+    }).filter((group) => group.children.length > 0));
     picker.value = current;
+    const t = explorer.table(picker.value);
+    info.textContent = t ? `${t.name} (${t.kind}), ${rowsText(t)}. Columns: ${columnsText(t)}.` : "";
   };
   drawPicker();
   explorer.onChange(drawPicker);
-  picker.addEventListener("change", () => void view.show(picker.value));
-  root.append(labelled("Table", picker), view.element);
+  picker.addEventListener("change", () => {
+    drawPicker();
+    void view.show(picker.value);
+  });
+  root.append(labelled("Table", picker), info, view.element);
   void view.show(picker.value);
   return root;
 }
@@ -402,6 +424,7 @@ export function sqlPanel(explorer: Explorer, initialSql: string): HTMLElement {
     delete status.dataset.rows;
   }
 
+  let finishedRuns = 0;
   async function execute() {
     const sql = box.value;
     run.disabled = true;
@@ -447,6 +470,8 @@ export function sqlPanel(explorer: Explorer, initialSql: string): HTMLElement {
       status.textContent = `The query failed: ${(e as Error).message}`;
     } finally {
       run.disabled = false;
+      // Counts finished runs, so that two runs ending in the same status can be told apart.
+      status.dataset.runs = String(++finishedRuns);
     }
   }
   return root;

@@ -12,7 +12,9 @@ import type {DuckDBConnection} from "@duckdb/node-api";
 import {existsSync, readdirSync} from "node:fs";
 import {dirname} from "node:path";
 import {fileURLToPath} from "node:url";
-import {openStore, rows} from "../../loaders/store/db.js";
+import {rows} from "../../loaders/store/db.js";
+import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
+import {hasKeySql, redactedTextSql} from "./redaction.js";
 
 /**
  * The most rows of one store table the site ships (the first in the store's
@@ -30,20 +32,8 @@ export function explorerRowLimit(env: NodeJS.ProcessEnv = process.env): number {
   return Number(raw);
 }
 
-/** Substrings shaped like credentials: OpenAI / Anthropic / Hugging Face / GitHub / Google / AWS keys, bearer tokens, `api_key: …` pairs. RE2 syntax (DuckDB). */
-export const KEY_PATTERN = [
-  "sk-[A-Za-z0-9_-]{16,}",
-  "hf_[A-Za-z0-9]{20,}",
-  "gh[pousr]_[A-Za-z0-9]{20,}",
-  "AIza[0-9A-Za-z_-]{30,}",
-  "AKIA[0-9A-Z]{16}",
-  "(?i:bearer)\\s+[A-Za-z0-9._~+/=-]{12,}",
-  // A scheme word after the name ("Authorization: Bearer …") belongs to the secret, not to its label.
-  "(?i:api[_-]?key|x-api-key|authorization|secret|password)[\"']?\\s*[:=]\\s*[\"']?(?:(?i:bearer|basic|token)\\s+)?[^\\s\"',}]{6,}",
-].join("|");
-
-/** What replaces a key-shaped substring. */
-export const REDACTED = "[redacted]";
+// The key pattern is shared with the page data loaders (redaction.ts).
+export {KEY_PATTERN, REDACTED} from "./redaction.js";
 
 /** Column names that say the column holds a credential: never shipped. `prompt_tokens` is a count, not a token. */
 const CREDENTIAL_NAME = /(^|_)(api_?key|apikey|secret|password|passwd|token|auth|authorization|headers?|credentials?|cookies?)($|_)/i;
@@ -103,9 +93,8 @@ export const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`
 /** Table names become file names and identifiers in the page: letters, digits and _ only. */
 export const isSimpleName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
 
-const PATTERN_LITERAL = `'${KEY_PATTERN.replaceAll("'", "''")}'`;
-const redact = (sql: string): string => `regexp_replace(${sql}, ${PATTERN_LITERAL}, '${REDACTED}', 'g')`;
-const hasKey = (sql: string): string => `regexp_matches(${sql}, ${PATTERN_LITERAL})`;
+const redact = redactedTextSql;
+const hasKey = hasKeySql;
 
 /** Decides, column by column, what of `table` ships and how. */
 export function planTable(table: string, columns: readonly StoreColumn[]): TablePlan {
@@ -180,7 +169,7 @@ export function pageDataNames(dataDir = dirname(fileURLToPath(import.meta.url)))
 export async function explorerPaths(storePath: string): Promise<string[]> {
   const paths = pageDataNames().map((name) => `/data/${name}.parquet`);
   if (!existsSync(storePath)) return paths;
-  const store = await openStore(storePath, {readOnly: true});
+  const store = await openStoreWhenFree(storePath, {readOnly: true});
   try {
     for (const {table} of await storeTables(store.conn)) paths.push(`/${tableFile(table)}`);
   } finally {

@@ -3,8 +3,10 @@
 // `npm run build`, `npm run dev` and a bare `observable build` alike.
 
 import {createHash} from "node:crypto";
-import {existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
-import {join} from "node:path";
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {basename, join} from "node:path";
+import {snapshotStore} from "../../loaders/store/snapshot.js";
 
 /**
  * Packages Framework's client bundle looks up on the npm registry even when no
@@ -89,4 +91,25 @@ export function invalidateOutputOnInputs(cacheDir: string, output: string, input
   mkdirSync(cacheDir, {recursive: true});
   writeFileSync(marker, current);
   return true;
+}
+
+/**
+ * For a build: copies the store once (waiting while an import holds it) into
+ * a temporary folder removed when the build ends, points SOCIOMETER_DB at the
+ * copy for the data loaders Framework starts, and returns the copy's path.
+ * Every page then shows one state of the store, whatever lands meanwhile.
+ * The loader cache is checked against the live store while it is held, so a
+ * cached output always belongs to the state that was copied.
+ */
+export async function snapshotForBuild(cacheDir: string, storePath: string): Promise<string> {
+  if (!existsSync(storePath)) {
+    invalidateLoaderCache(cacheDir, storePath);
+    return storePath; // the loaders say there is no store
+  }
+  const dir = mkdtempSync(join(tmpdir(), "sociometer-build-"));
+  process.on("exit", () => rmSync(dir, {recursive: true, force: true}));
+  const snapshot = join(dir, basename(storePath));
+  await snapshotStore(storePath, snapshot, {whileHeld: () => invalidateLoaderCache(cacheDir, storePath)});
+  process.env.SOCIOMETER_DB = snapshot;
+  return snapshot;
 }

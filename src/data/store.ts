@@ -3,13 +3,17 @@
 
 import {existsSync} from "node:fs";
 import {basename} from "node:path";
-import {defaultStorePath, openStore, type Store} from "../../loaders/store/db.js";
+import {defaultStorePath, type Store} from "../../loaders/store/db.js";
+import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import {evaluatedSql} from "../../loaders/queries/store-contents.js";
+import {redactedQuery} from "./redaction.js";
 
 /**
  * Runs `fn` on the store opened read-only, then closes it; exits with a message
- * a user can act on when there is no store. Every loader here goes through it.
+ * a user can act on when there is no store, or one this version cannot read
+ * (it needs `sociometer migrate`, or a rebuild); waits (saying so) while an
+ * import holds it. Every loader here goes through it.
  */
 export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const path = defaultStorePath();
@@ -18,7 +22,12 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
     console.error(`no store ${basename(path)} (SOCIOMETER_DB or data/sociometer.duckdb): run \`npm run store\` or \`sociometer import\` first`);
     process.exit(1);
   }
-  const store = await openStore(path, {readOnly: true});
+  // Both refusals (an older or newer schema, a store still in use past the wait)
+  // name the store by file name only and say what to do.
+  const store = await openStoreWhenFree(path, {readOnly: true}).catch((e: Error) => {
+    console.error(e.message);
+    return process.exit(1);
+  });
   try {
     return await fn(store);
   } finally {
@@ -26,9 +35,9 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
   }
 }
 
-/** Writes the result of `sql` over the store as Parquet to stdout. */
+/** Writes the result of `sql` over the store as Parquet to stdout, key-shaped text redacted as in the table explorer. */
 export async function emitParquet(sql: string): Promise<void> {
-  await withStore((store) => writeParquetToStdout(store.conn, sql));
+  await withStore(async (store) => writeParquetToStdout(store.conn, await redactedQuery(store.conn, sql)));
 }
 
 /**

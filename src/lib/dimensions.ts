@@ -109,7 +109,9 @@ export function sotopiaDimension(key: string): Dimension | undefined {
  */
 export function scoreProblem(dim: Dimension, value: unknown): string | null {
   if (typeof value !== "number" || !Number.isFinite(value)) {
-    return `expected a number in [${dim.lo}, ${dim.hi}], got ${JSON.stringify(value)}`;
+    // JSON.stringify would write Infinity (a JSON 1e999, a CSV "Infinity") as null.
+    const got = typeof value === "number" ? `${value} (not a finite number)` : JSON.stringify(value);
+    return `expected a number in [${dim.lo}, ${dim.hi}], got ${got}`;
   }
   if (value < dim.lo || value > dim.hi) {
     return `${value} is outside ${dim.abbrev}'s range [${dim.lo}, ${dim.hi}]`;

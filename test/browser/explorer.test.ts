@@ -6,20 +6,19 @@
 
 import {spawn} from "node:child_process";
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {createServer as createHttpServer} from "node:http";
 import {createServer} from "node:net";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, expect, it} from "vitest";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {formatNumber} from "../../src/client/explorer.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {buildSite, cellErrors, findChromium, launchBrowser, REPO, runCli, serveStatic, watchedContext} from "./helpers.js";
+import {describeUnless} from "../helpers/skips.js";
+import {browserTestsOff, launchBrowser} from "./chromium.js";
+import {buildSite, cellErrors, REPO, runCli, serveStatic, watchedContext} from "./helpers.js";
 import {fakeKey} from "../helpers/fake-key.js";
-
-const CHROMIUM = findChromium();
-if (!CHROMIUM && process.env.CI) throw new Error("CI is set but Debian's chromium is not installed (apt-get install chromium)");
-const describeBrowser = CHROMIUM ? describe : describe.skip;
 
 /** Low enough that the sample ratings are cut, high enough that the tables the SQL checks use are whole. */
 const ROW_LIMIT = 5000;
@@ -74,14 +73,13 @@ function expectSameValue(shown: string, expected: unknown, where: string): void 
   else expect(shown, where).toBe(String(expected));
 }
 
+/** Runs `sql` in the SQL box and waits until that run has finished (two runs may end in the same status). */
 async function runSql(page: Page, sql: string): Promise<void> {
-  const before = await page.getByTestId("sql-status").textContent();
+  const status = page.getByTestId("sql-status");
+  const runs = Number((await status.getAttribute("data-runs")) ?? 0);
   await page.getByTestId("sql-input").fill(sql);
   await page.getByTestId("sql-run").click();
-  await expect.poll(async () => {
-    const now = (await page.getByTestId("sql-status").textContent()) ?? "";
-    return now !== before && !now.startsWith("Running") ? now : "";
-  }, {timeout: 30_000}).not.toBe("");
+  await expect.poll(async () => Number((await status.getAttribute("data-runs")) ?? 0), {timeout: 30_000}).toBe(runs + 1);
 }
 
 /** A TCP port nothing listens on now. */
@@ -96,7 +94,24 @@ function freePort(): Promise<number> {
   });
 }
 
-describeBrowser("the table explorer", () => {
+/**
+ * A loopback HTTP server that records every request it receives. It answers
+ * each with a small CSV and headers that let any origin read it, so a request
+ * the page's database makes would succeed, not just be sent.
+ */
+async function sinkServer(): Promise<{port: number; requests: string[]; close(): Promise<void>}> {
+  const requests: string[] = [];
+  const server = createHttpServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, {"access-control-allow-origin": "*", "access-control-allow-headers": "*", "access-control-expose-headers": "*", "content-type": "text/csv"});
+    res.end(req.method === "HEAD" ? undefined : "a,b\n1,2\n");
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const {port} = server.address() as {port: number};
+  return {port, requests, close: () => new Promise<void>((ok) => server.close(() => ok()))};
+}
+
+describeUnless(browserTestsOff(), "the table explorer", () => {
   let dir: string;
   let store: string;
   let origin: string;
@@ -112,6 +127,8 @@ describeBrowser("the table explorer", () => {
   };
 
   beforeAll(async () => {
+    // First, so a missing browser fails in seconds rather than after the build.
+    browser = await launchBrowser();
     dir = mkdtempSync(join(tmpdir(), "sociometer-explorer-"));
     store = join(dir, "explorer.duckdb");
     const probe = join(dir, "probe.jsonl");
@@ -125,7 +142,6 @@ describeBrowser("the table explorer", () => {
     const server = await serveStatic(build.dist);
     origin = server.origin;
     closeServer = server.close;
-    browser = await launchBrowser(CHROMIUM!);
   }, 300_000);
 
   afterAll(async () => {
@@ -354,6 +370,84 @@ describeBrowser("the table explorer", () => {
       expect(labels.some((l) => l.startsWith("<img src=x onerror=")), labels.join(" | ")).toBe(true);
       expect(await page.locator("main img, main script:not([type=module])").count()).toBe(0);
       expect(await page.evaluate(() => (window as unknown as {__pwned?: number}).__pwned)).toBeUndefined();
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("is sealed: every way of reaching the network from the SQL box is refused with a message, and the sink hears nothing", async () => {
+    const sink = await sinkServer();
+    const {context, problems, page} = await openExplorer();
+    try {
+      const url = (path: string) => `http://127.0.0.1:${sink.port}/${path}`;
+      // Refused before DuckDB runs anything: the statement types the page does not run.
+      const refusedByType: [string, RegExp][] = [
+        ["SET threads = 1; INSTALL httpfs", /^Line 1, column 1: SET is not run here/],
+        ["LOAD httpfs", /^Line 1, column 1: LOAD is not run here/],
+        ["/* a comment first */ install httpfs", /^Line 1, column 23: INSTALL is not run here/],
+        ["SELECT 1;\nLOAD httpfs", /^Line 2, column 1: LOAD is not run here/],
+        [`SET VARIABLE u = (SELECT '${url("?x=")}' || rationale FROM ratings LIMIT 1);\nSELECT * FROM read_csv(getvariable('u'))`, /^Line 1, column 1: SET is not run here/],
+        [`ATTACH '${url("x.duckdb")}' AS x`, /^Line 1, column 1: ATTACH is not run here/],
+        [`COPY (SELECT * FROM ratings) TO '${url("out.csv")}'`, /^Line 1, column 1: COPY is not run here/],
+        ["SET enable_external_access = true", /^Line 1, column 1: SET is not run here/],
+        ["PRAGMA enable_external_access = true", /^Line 1, column 1: PRAGMA enable_external_access is not run here/],
+      ];
+      // Statements the page runs, which the sealed database itself refuses.
+      const refusedBySeal: [string, RegExp][] = [
+        [`SELECT * FROM read_csv('${url("a.csv")}')`, /^Line 1, column 15: Permission Error: Cannot access file "http:\/\/127\.0\.0\.1:\d+\/a\.csv" - file system operations are disabled by configuration$/],
+        [`SELECT * FROM read_csv('${url("?x=")}' || (SELECT 1))`, /(Permission Error|Binder Error|Parser Error|Invalid Input Error)/],
+        [`SELECT * FROM read_parquet('${url("a.parquet")}')`, /(Permission Error|Catalog Error)/],
+        [`SELECT * FROM read_json('${url("a.json")}')`, /(Permission Error|Catalog Error)/],
+        [`CREATE TEMP TABLE leak AS SELECT * FROM read_csv('${url("b.csv")}')`, /Permission Error: Cannot access file "http:\/\/127\.0\.0\.1:\d+\/b\.csv"/],
+        [`SELECT * FROM read_csv(getvariable('u'))`, /Error/],
+      ];
+      // Soft checks: one unexpected message must not hide whether the sink heard anything.
+      for (const [sql, message] of [...refusedByType, ...refusedBySeal]) {
+        await runSql(page, sql);
+        expect.soft(await page.getByTestId("sql-status").textContent(), sql).toBe("The query failed; no result is shown.");
+        expect.soft(await page.getByTestId("sql-error-summary").textContent(), sql).toMatch(message);
+      }
+      // The seal leaves the page's own work alone: a table not loaded yet still loads, and a query over it runs.
+      const [{n}] = await nodeRows<{n: number}>("SELECT count(*) AS n FROM hsii_cases");
+      await runSql(page, "SELECT count(*) AS n FROM hsii_cases");
+      expect(await tableCells(page, "result-table")).toEqual([[String(n)]]);
+      await runSql(page, "CREATE TEMP TABLE mine AS SELECT 41 + 1 AS answer; SELECT * FROM mine");
+      expect(await page.getByTestId("statement-table").locator("td").allTextContents()).toEqual(["42"]);
+      expect(sink.requests).toEqual([]);
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+      await sink.close();
+    }
+  }, 120_000);
+
+  it("puts the SQL box first, the chosen table under it, and the list of tables in a compact picker", async () => {
+    const {context, problems, page} = await openExplorer();
+    try {
+      const sqlBox = await page.getByTestId("sql-input").boundingBox();
+      const picker = await page.getByLabel("Table", {exact: true}).boundingBox();
+      const grid = await page.getByTestId("browser-table").boundingBox();
+      expect(sqlBox!.y).toBeLessThan(picker!.y);
+      expect(picker!.y).toBeLessThan(grid!.y);
+      // The SQL box and the picker are both on the first screen (900 px).
+      expect(picker!.y + picker!.height).toBeLessThan(900);
+      // The picker groups every table by where it comes from and says its rows; the full list is folded away under the chosen table.
+      const groups = await page.getByLabel("Table", {exact: true}).locator("optgroup").evaluateAll((gs) => gs.map((g) => (g as HTMLOptGroupElement).label));
+      expect(groups).toEqual(["Store tables", "The pages' tables (schema pages)"]);
+      const [{n}] = await nodeRows<{n: number}>("SELECT count(*) AS n FROM ratings");
+      expect(await page.getByLabel("Table", {exact: true}).locator("option[value=ratings]").textContent()).toBe(`ratings · showing ${ROW_LIMIT.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} rows`);
+      expect(await page.getByTestId("explorer-tables").evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+      expect((await page.getByTestId("explorer-tables").boundingBox())!.y).toBeGreaterThan(grid!.y);
+      expect(await page.getByTestId("browser-table-info").textContent()).toMatch(/^\w+ \(store\), .+ rows\. Columns: \w+ /);
+      // The example query runs as it is and gives one row per benchmark, dimension and kind of rater, as the store does.
+      await page.getByTestId("sql-run").click();
+      const expected = await nodeRows<{benchmark: string; dimension: string; rater_kind: string}>(
+        "SELECT DISTINCT e.benchmark, r.dimension, r.rater_kind FROM ratings r JOIN episodes e USING (episode_id) ORDER BY ALL");
+      await expect.poll(() => page.getByTestId("sql-status").getAttribute("data-rows"), {timeout: 30_000}).not.toBeNull();
+      const cells = await tableCells(page, "result-table");
+      expect(cells.map((r) => r.slice(0, 3))).toEqual(expected.slice(0, 50).map((r) => [r.benchmark, r.dimension, r.rater_kind]));
+      expect(await page.getByTestId("sql-status").getAttribute("data-rows")).toBe(String(expected.length));
       expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
     } finally {
       await context.close();

@@ -1,13 +1,13 @@
 // Shared by the browser tests: build the site against a given store, serve
-// dist/ from loopback, and drive Debian's Chromium with playwright-core while
+// dist/ from loopback, and drive Chromium (chromium.ts) with playwright-core while
 // recording every console error, uncaught exception and off-machine request.
 
-import {execFileSync, spawn} from "node:child_process";
+import {spawn} from "node:child_process";
 import {cpSync, createReadStream, existsSync, mkdirSync, statSync, symlinkSync} from "node:fs";
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
 import {extname, join, normalize, resolve, sep} from "node:path";
-import {chromium, type Browser, type BrowserContext, type Page} from "playwright-core";
+import type {Browser, BrowserContext, Page} from "playwright-core";
 import {REPO} from "../helpers/fixtures.js";
 import {sotopiaDimension} from "../../src/lib/dimensions.js";
 
@@ -99,31 +99,6 @@ export async function serveStatic(dir: string): Promise<{origin: string; close()
     origin: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((ok) => server.close(() => ok())),
   };
-}
-
-/** Debian's chromium (never a downloaded browser), or null when it is not installed. */
-export function findChromium(): string | null {
-  try {
-    return execFileSync("sh", ["-c", "command -v chromium"], {encoding: "utf8"}).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-/** Flags that keep Chromium from calling home (OFFLINE.md item 11). */
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
-export async function launchBrowser(executablePath: string): Promise<Browser> {
-  return chromium.launch({executablePath, headless: true, args: CHROMIUM_FLAGS});
 }
 
 /** What went wrong while pages were open: each entry names the page it happened on. */

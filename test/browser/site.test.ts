@@ -7,20 +7,17 @@ import {existsSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {afterAll, beforeAll, expect, it} from "vitest";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
+import {fixture, FIXTURES_MISSING} from "../helpers/fixtures.js";
+import {describeUnless} from "../helpers/skips.js";
 import {checkAuditPage} from "./audit-page.js";
+import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {
-  buildSite, cellErrors, findChromium, humanRatingsCsv, launchBrowser, REPO, runCli, serveStatic, watchedContext, type InstanceScore,
+  buildSite, cellErrors, humanRatingsCsv, REPO, runCli, serveStatic, watchedContext, type InstanceScore,
 } from "./helpers.js";
-
-const CHROMIUM = findChromium();
-if (!CHROMIUM && process.env.CI) throw new Error("CI is set but Debian's chromium is not installed (apt-get install chromium)");
-if (!CHROMIUM) console.warn("SKIPPING browser tests: no `chromium` on PATH (apt-get install chromium)");
-const describeBrowser = CHROMIUM ? describeWithFixtures : describe.skip;
 
 const SOTOPIA_FIXTURE = fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl");
 /** The sample LIFELONG-SOTOPIA chains (with human checkpoint labels) and HSII runs (with COT rounds). */
@@ -224,7 +221,7 @@ async function choose(page: Page, label: string, prefix: string): Promise<void> 
   await select.selectOption({label: option!});
 }
 
-describeBrowser("the built site", () => {
+describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
   let dir: string;
   let origin: string;
   let dist: string;
@@ -245,6 +242,8 @@ describeBrowser("the built site", () => {
   let cot: {notes: string[]; rows: {model: string; runs: number; complexity: number; success_with_cot: number}[]};
 
   beforeAll(async () => {
+    // First, so a missing browser fails in seconds rather than after the build.
+    browser = await launchBrowser();
     dir = mkdtempSync(join(tmpdir(), "sociometer-site-"));
     const store = join(dir, "site.duckdb");
     const xss = join(dir, "xss.jsonl");
@@ -290,7 +289,6 @@ describeBrowser("the built site", () => {
     const server = await serveStatic(build.dist);
     origin = server.origin;
     closeServer = server.close;
-    browser = await launchBrowser(CHROMIUM!);
   }, 300_000);
 
   afterAll(async () => {

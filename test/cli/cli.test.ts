@@ -2,7 +2,7 @@
 
 import {describe, expect, it} from "vitest";
 import {execFile} from "node:child_process";
-import {existsSync, readFileSync} from "node:fs";
+import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {promisify} from "node:util";
 import {REPO, describeWithFixtures, fixture} from "../helpers/fixtures.js";
@@ -39,8 +39,23 @@ describe("sociometer CLI", () => {
     expect(code).toBe(65);
     expect(stdout).toBe("");
     expect(stderr).toContain(`${bad}:1: raw_rewards[0][1].goal: 11 is outside GOAL's range [0, 10]`);
-    const status = await cli(["status", "--db", db, "--format", "json"]);
-    expect(JSON.parse(status.stdout).episodes).toEqual([]);
+    // The store did not exist before the failed import, so it does not exist after it.
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it("says a re-imported file whose new content is another file's was replaced, not unchanged", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    const a = writeFile(dir, "a.jsonl", jsonl([dumpRecord("a1")]));
+    const b = writeFile(dir, "b.jsonl", jsonl([dumpRecord("b1")]));
+    expect((await cli(["import", "sotopia", a, b, "--db", db])).code).toBe(0);
+    writeFileSync(b, readFileSync(a));
+    const again = await cli(["import", "sotopia", a, b, "--db", db]);
+    expect(again.code).toBe(0);
+    expect(again.stdout.split("\n").slice(0, 2)).toEqual([
+      "  a.jsonl: unchanged, already imported (nothing to do)",
+      `  b.jsonl: replaced; its earlier rows are removed, and its new content is already imported from ${a}`,
+    ]);
   });
 
   it("reports a usage error with exit code 2", async () => {

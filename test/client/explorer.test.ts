@@ -11,7 +11,7 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {
-  browseQuery, cellDisplay, formatNumber, INITIAL_BROWSE, ipcFileToStream, locateSqlError, pageStatusText, referencedTables, refusedStatement, rowCountText, shippedFileUrl, statementKind,
+  browseQuery, cellDisplay, formatNumber, INITIAL_BROWSE, ipcFileToStream, locateSqlError, locationAt, pageStatusText, referencedTables, rowCountText, shippedFileUrl,
   type BrowseState, type ColumnInfo,
 } from "../../src/client/explorer.js";
 import {chooseChart, explorerChartSpec} from "../../src/components/explorer-chart.js";
@@ -183,16 +183,10 @@ describe("where an SQL error is", () => {
 });
 
 describe("what the SQL box runs", () => {
-  it("keeps single queries as results and runs everything else as written", () => {
-    for (const q of ["SELECT 1", "  -- note\nWITH a AS (SELECT 1) SELECT * FROM a", "FROM ratings", "(SELECT 1)", "/* x */ describe ratings", "SUMMARIZE ratings", "values (1)"]) {
-      expect(statementKind(q), q).toBe("query");
-    }
-    for (const q of ["CREATE TEMP TABLE t AS SELECT 1; SELECT * FROM t", "SET threads = 1", "PRAGMA version", "INSERT INTO t VALUES (1)"]) {
-      expect(statementKind(q), q).toBe("statement");
-    }
-    expect(refusedStatement("INSTALL httpfs")).toMatch(/runs offline/);
-    expect(refusedStatement("-- a\nattach 'x.db'")).toMatch(/ATTACH is not available/);
-    expect(refusedStatement("SELECT 1")).toBeNull();
+  it("places a refused statement by line and column", () => {
+    const sql = "SELECT 1;\n  -- then\n  LOAD httpfs";
+    expect(locationAt(sql, sql.indexOf("LOAD"))).toEqual({line: 3, column: 3, offset: 22});
+    expect(locationAt(sql, 0)).toEqual({line: 1, column: 1, offset: 0});
   });
 
   it("loads the tables a query names and no others", () => {

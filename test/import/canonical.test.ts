@@ -37,7 +37,7 @@ describe("canonical format", () => {
     [{ratings: [{agent: 1, dimension: "goal", rater: "j", rater_kind: "robot", value: 1}]}, "ratings[0].rater_kind", "expected one of llm, human, rule"],
     [{participants: []}, "participants", "needs at least one participant"],
     [{messages: [{agent: 1, action_type: "shout"}]}, "messages[0].action_type", "expected one of"],
-    [{chain_index: 1.5}, "chain_index", "expected a whole number, got 1.5"],
+    [{chain_index: 1.5}, "chain_index", "expected a whole number from -2147483648 to 2147483647, got 1.5"],
   ])("rejects %j", async (overrides, field, problem) => {
     const store = await tempStore();
     const before = await snapshot(store);

@@ -1,7 +1,9 @@
 // The import contract: whole or nothing, idempotent, replace on change, and errors that name file, line and field.
 
 import {describe, expect, it} from "vitest";
-import {readFileSync, writeFileSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {readFileSync, renameSync, utimesSync, writeFileSync} from "node:fs";
+import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
@@ -150,5 +152,144 @@ describe("fingerprints", () => {
     writeFileSync(path, jsonl([dumpRecord("a2"), dumpRecord("bad", {raw_rewards: scores({goal: -1})})]));
     await expectRejected(store, "sotopia", [path]);
     expect(await rows(store.conn, "SELECT episode_id FROM episodes")).toEqual([{episode_id: "a"}]);
+  });
+});
+
+/** A progress reporter that runs `change` once, when the import starts reading (`at: "start"`) or after its first record (`at: "update"`). */
+const changeDuring = (at: "start" | "update", change: () => void) => {
+  let done = false;
+  const once = () => {
+    if (!done) (done = true), change();
+  };
+  return {start: () => void (at === "start" && once()), update: () => void (at === "update" && once()), finish: () => {}};
+};
+
+/** Writes `text` to `name` with a modification time well in the past, so a rewrite during the test always moves it. */
+const writeOld = (dir: string, name: string, text: string) => {
+  const path = writeFile(dir, name, text);
+  utimesSync(path, new Date("2024-01-01T00:00:00Z"), new Date("2024-01-01T00:00:00Z"));
+  return path;
+};
+
+describe("a file that changes while it is imported", () => {
+  const original = jsonl([dumpRecord("a"), dumpRecord("b"), dumpRecord("c")]);
+  // The same length, other content: the case a size check alone misses.
+  const variant = original.replaceAll('"desk"', '"dusk"');
+
+  async function storeWithOther() {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "other.jsonl", jsonl([dumpRecord("other")]))]);
+    return store;
+  }
+
+  it("is refused when rewritten in place after its first record, naming the file; the original then imports in full", async () => {
+    expect(variant.length).toBe(original.length);
+    expect(variant).not.toBe(original);
+    const store = await storeWithOther();
+    const path = writeOld(store.dir, "e.jsonl", original);
+    const before = await snapshot(store);
+    const error = await importFiles(store, "sotopia", [path], {progress: changeDuring("update", () => writeFileSync(path, variant))})
+      .then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    const e = error as ImportError;
+    expect([e.file, e.line, e.field]).toEqual([path, null, null]);
+    expect(e.problem).toMatch(/^the file changed while it was being imported \(it was modified at 20\d\d-.*\); nothing was imported, import it again once it is complete$/);
+    expect(await snapshot(store)).toEqual(before);
+    expect(await count(store, "SELECT count(*) FROM episodes")).toBe(1);
+    // Nothing of the refused run is remembered: the original, written back, is imported, not "unchanged".
+    writeFileSync(path, original);
+    const again = await importFiles(store, "sotopia", [path]);
+    expect(again.files.map((f) => [f.status, f.episodes])).toEqual([["imported", 3]]);
+    expect(await rows(store.conn, "SELECT sha256 FROM sources WHERE path = $1", [path])).toEqual([{sha256: createHash("sha256").update(original).digest("hex")}]);
+  });
+
+  it("names the change, not the line it cut, when a rewrite breaks a record the import has yet to read", async () => {
+    const store = await storeWithOther();
+    // Line 2 is longer than a read (4 MiB): its end is read only after the rewrite, which drops its closing brace.
+    const long = JSON.stringify(dumpRecord("b")).slice(0, -1) + " ".repeat(5 * 2 ** 20) + "}";
+    const text = jsonl([dumpRecord("a")]) + long + "\n";
+    const path = writeOld(store.dir, "e.jsonl", text);
+    const before = await snapshot(store);
+    const cut = () => writeFileSync(path, text.slice(0, -2) + " \n");
+    const error = await importFiles(store, "sotopia", [path], {progress: changeDuring("update", cut)}).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect([(error as ImportError).file, (error as ImportError).line]).toEqual([path, null]);
+    expect((error as ImportError).problem).toMatch(/^the file changed while it was being imported \(it was modified at /);
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it("is refused when another file is moved into its place while it is read", async () => {
+    const store = await storeWithOther();
+    const path = writeOld(store.dir, "e.jsonl", original);
+    const before = await snapshot(store);
+    const replace = () => renameSync(writeFile(store.dir, "e.jsonl.new", variant), path);
+    const error = await importFiles(store, "sotopia", [path], {progress: changeDuring("update", replace)}).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).file).toBe(path);
+    expect((error as ImportError).problem).toContain("(another file took its place)");
+    expect(await snapshot(store)).toEqual(before);
+  });
+
+  it("is refused when it grows between the import's plan and its read (a whole-file CSV reader)", async () => {
+    const store = await storeWithOther();
+    const header = "episode_id,agent,dimension,rater,value,rationale\n";
+    const path = writeOld(store.dir, "r.csv", `${header}other,1,goal,ann,6,\n`);
+    const before = await snapshot(store);
+    const grow = () => writeFileSync(path, `${header}other,1,goal,ann,6,\nother,2,goal,ann,3,\n`);
+    const error = await importFiles(store, "sotopia-ratings", [path], {progress: changeDuring("start", grow)}).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).file).toBe(path);
+    expect((error as ImportError).problem).toContain(`(its size went from ${header.length + 20} to ${header.length + 40} bytes)`);
+    expect(await snapshot(store)).toEqual(before);
+    expect(await count(store, "SELECT count(*) FROM ratings")).toBe(14);
+  });
+
+  it("is refused when rewritten between plan and read (a whole-file JSON reader)", async () => {
+    const store = await storeWithOther();
+    const log = JSON.stringify(dumpRecord("log"));
+    const path = writeOld(store.dir, "log.json", log);
+    const before = await snapshot(store);
+    const error = await importFiles(store, "sotopia", [path], {progress: changeDuring("start", () => writeFileSync(path, log.replaceAll('"desk"', '"dusk"')))})
+      .then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).file).toBe(path);
+    expect((error as ImportError).problem).toMatch(/\(it was modified at /);
+    expect(await snapshot(store)).toEqual(before);
+  });
+});
+
+describe("paths decide first", () => {
+  it("a stored file rewritten with another stored file's bytes loses its old rows (not: unchanged, already imported from a)", async () => {
+    const store = await tempStore();
+    const a = writeFile(store.dir, "a.jsonl", jsonl([dumpRecord("a1"), dumpRecord("a2")]));
+    const b = writeFile(store.dir, "b.jsonl", jsonl([dumpRecord("b1")]));
+    await importFiles(store, "sotopia", [a, b]);
+    writeFileSync(b, readFileSync(a));
+    const summary = await importFiles(store, "sotopia", [a, b]);
+    expect(summary.files.map((f) => [f.path, f.status, f.sameAs, f.episodes])).toEqual([[a, "unchanged", undefined, 0], [b, "replaced", a, 0]]);
+    expect(summary.files[1].sourceId).toBe(summary.files[0].sourceId);
+    expect(await rows(store.conn, "SELECT e.episode_id, s.path FROM episodes e JOIN sources s USING (source_id) ORDER BY 1")).toEqual([
+      {episode_id: "a1", path: a}, {episode_id: "a2", path: a},
+    ]);
+    expect(await count(store, "SELECT count(*) FROM messages WHERE episode_id = 'b1'")).toBe(0);
+    expect(await count(store, "SELECT count(*) FROM sources")).toBe(1);
+    // From now on b is a copy of a, as if it had never been imported on its own.
+    expect((await importFiles(store, "sotopia", [b])).files[0]).toMatchObject({status: "unchanged", sameAs: a});
+  });
+
+  it("two stored files that swap contents are both replaced, each path with its new rows", async () => {
+    const store = await tempStore();
+    const one = jsonl([dumpRecord("x")]);
+    const two = jsonl([dumpRecord("y")]);
+    const a = writeFile(store.dir, "a.jsonl", one);
+    const b = writeFile(store.dir, "b.jsonl", two);
+    await importFiles(store, "sotopia", [a, b]);
+    writeFileSync(a, two);
+    writeFileSync(b, one);
+    const summary = await importFiles(store, "sotopia", [a, b]);
+    expect(summary.files.map((f) => [f.status, f.sameAs, f.episodes])).toEqual([["replaced", undefined, 1], ["replaced", undefined, 1]]);
+    expect(await rows(store.conn, "SELECT e.episode_id, s.path FROM episodes e JOIN sources s USING (source_id) ORDER BY 1")).toEqual([
+      {episode_id: "x", path: b}, {episode_id: "y", path: a},
+    ]);
   });
 });

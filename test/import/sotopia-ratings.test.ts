@@ -41,7 +41,7 @@ describe("sotopia-ratings, long layout", () => {
     const store = await storeWithEpisode();
     expect((await failure(store, HEADER + "ep-1,1,secret,a,2,\n")).problem).toBe("2 is outside SEC's range [-10, 0]");
     expect((await failure(store, HEADER + "ep-1,1,charm,a,2,\n")).problem).toMatch(/^unknown dimension "charm"/);
-    expect((await failure(store, HEADER + "ep-1,1,goal,a,high,\n")).problem).toBe('expected a number in [0, 10], got "high"');
+    expect((await failure(store, HEADER + "ep-1,1,goal,a,high,\n")).problem).toBe('expected a decimal number in [0, 10], got "high"');
     expect((await failure(store, HEADER + "ep-1,3,goal,a,5,\n")).problem).toContain("seat 3 does not exist");
     expect((await failure(store, HEADER + "ep-1,Nobody,goal,a,5,\n")).problem).toContain("neither a seat number nor a participant");
     expect((await failure(store, HEADER + "ep-1,1,goal\n")).problem).toBe("has 3 fields, the header has 6");

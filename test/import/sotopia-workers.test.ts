@@ -3,14 +3,16 @@
 // the same lines and fields, same errors, with segments cut mid-line.
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {closeSync, openSync, readFileSync} from "node:fs";
+import {createHash} from "node:crypto";
+import {closeSync, openSync, readFileSync, utimesSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {ImportError} from "../../loaders/import/errors.js";
 import {readLines, readSegmentLines} from "../../loaders/import/files.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {dumpReading} from "../../loaders/import/sotopia.js";
+import {rows} from "../../loaders/store/db.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {snapshot, tempDir, tempStore, writeFile} from "../helpers/store.js";
+import {count, snapshot, tempDir, tempStore, writeFile} from "../helpers/store.js";
 
 const SAMPLES = join(import.meta.dirname, "../../data/samples/sotopia/episodes.jsonl");
 const saved = {...dumpReading};
@@ -56,6 +58,30 @@ describe("segments of a file", () => {
           base += lines;
         }
         expect(got, `segments of ${size} bytes`).toEqual(expected);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+  it("hand over every byte of the file once, in order, for the fingerprint", () => {
+    const bytes = Buffer.from("a\r\n\nbb\nccc\n" + "x".repeat(40) + "\n\n\nlast");
+    const path = writeFile(tempDir(), "lines.txt", bytes);
+    const fd = openSync(path, "r");
+    try {
+      for (let size = 1; size <= bytes.length; size++) {
+        const pieces: Buffer[] = [];
+        const starts: number[] = [];
+        let next = 0;
+        for (let start = 0; start < bytes.length; start += size) {
+          const give = (b: Buffer, at: number) => {
+            starts.push(at - next);
+            next = at + b.length;
+            pieces.push(Buffer.from(b));
+          };
+          for (const _ of readSegmentLines(fd, start, Math.min(bytes.length, start + size), give));
+        }
+        expect(starts.every((gap) => gap === 0), `segments of ${size} bytes meet`).toBe(true);
+        expect(Buffer.concat(pieces).equals(bytes), `segments of ${size} bytes`).toBe(true);
       }
     } finally {
       closeSync(fd);
@@ -149,5 +175,36 @@ describe("sotopia dump read by worker threads", () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(seen.every((n, i) => i === 0 || n >= seen[i - 1])).toBe(true);
     expect(seen.at(-1)).toBe(readFileSync(SAMPLES).length);
+  });
+
+  it("refuses a file rewritten (same length) while the workers read it, and leaves the store as it was", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "other.jsonl", jsonl([dumpRecord("other")]))]);
+    const original = jsonl(Array.from({length: 40}, (_, i) => dumpRecord(`w${i}`)));
+    const variant = original.replaceAll('"desk"', '"dusk"');
+    expect(variant.length).toBe(original.length);
+    const file = writeFile(store.dir, "dump.jsonl", original);
+    utimesSync(file, new Date("2024-01-01T00:00:00Z"), new Date("2024-01-01T00:00:00Z"));
+    const before = await snapshot(store);
+    let rewritten = false;
+    const progress = {start: () => {}, finish: () => {}, update: () => void (rewritten || ((rewritten = true), writeFileSync(file, variant)))};
+    const error = await reading(2, () => importFiles(store, "sotopia", [file], {progress}), 1500).then(() => null, (e: unknown) => e);
+    expect(rewritten).toBe(true);
+    expect(error).toBeInstanceOf(ImportError);
+    expect((error as ImportError).file).toBe(file);
+    expect((error as ImportError).problem).toMatch(/^the file changed while it was being imported \(/);
+    expect(await snapshot(store)).toEqual(before);
+    // The original, written back, is imported in full rather than taken for "unchanged".
+    writeFileSync(file, original);
+    const again = await reading(2, () => importFiles(store, "sotopia", [file]), 1500);
+    expect(again.files.map((f) => [f.status, f.episodes])).toEqual([["imported", 40]]);
+    expect(await count(store, "SELECT count(*) FROM episodes")).toBe(41);
+  });
+
+  it("records the sha256 of the file, the same as the single-threaded reader's", async () => {
+    const store = await tempStore();
+    await reading(2, () => importFiles(store, "sotopia", [SAMPLES]), 1500);
+    const sha = createHash("sha256").update(readFileSync(SAMPLES)).digest("hex");
+    expect(await rows(store.conn, "SELECT sha256 FROM sources")).toEqual([{sha256: sha}]);
   });
 });

@@ -3,7 +3,7 @@ import {execFile} from "node:child_process";
 import {join} from "node:path";
 import {promisify} from "node:util";
 import {importFiles} from "../../loaders/import/session.js";
-import {arrayElementLines} from "../../loaders/import/stss-tasks.js";
+import {arrayElementLines} from "../../loaders/import/json-text.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {describeWithFixtures, fixture, REPO} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";

@@ -2,14 +2,14 @@
 // how episodes end, and how unusable answers are re-asked and then recorded.
 
 import {join} from "node:path";
-import {describe, expect, it} from "vitest";
+import {beforeAll, describe, expect, it} from "vitest";
 import type {Chat, ChatRequest} from "../../loaders/run/chat.js";
 import {askValidated} from "../../loaders/run/episodes/answer.js";
 import {agentPrompt, checkAction, playEpisode, type EpisodeSetup, type Turn} from "../../loaders/run/episodes/play.js";
 import {memoryFor, summaryPrompt} from "../../loaders/run/episodes/lifelong.js";
 import {setupOf, sotopiaEpisodeId, sotopiaRecord, sotopiaTasks} from "../../loaders/run/episodes/sotopia.js";
 import {seededOrder, stableHash} from "../../loaders/run/episodes/support.js";
-import {describeProfile, InputError, loadProfiles, PROFILE_FILES, renderFor, visibleParts} from "../../loaders/run/profiles.js";
+import {describeProfile, InputError, loadProfiles, PROFILE_FILES, renderFor, visibleParts, type ProfileSet} from "../../loaders/run/profiles.js";
 import {runShape} from "../../loaders/cli/run.js";
 import {describeWithFixtures, fixture, REPO} from "../helpers/fixtures.js";
 import {tempDir, writeFile} from "../helpers/store.js";
@@ -283,7 +283,10 @@ describe("tasks and ids", () => {
 });
 
 describeWithFixtures("the real SOTOPIA profiles (sotopia-space)", () => {
-  const real = loadProfiles(fixture("sotopia-lab__sotopia-space", "profiles"));
+  let real: ProfileSet;
+  beforeAll(() => {
+    real = loadProfiles(fixture("sotopia-lab__sotopia-space", "profiles"));
+  });
 
   it("hold 40 characters, 90 scenarios, 450 combos and 120 relationships, every reference resolved", () => {
     expect([real.characters.size, real.scenarios.size, real.combos.length, real.relationships.length]).toEqual([40, 90, 450, 120]);

@@ -1,0 +1,43 @@
+// What the site never ships: a key-shaped substring of any text. One rule, in
+// SQL, for the table explorer (explorer-tables.ts) and for every page data
+// loader (store.ts emitParquet), so a page cannot show what the explorer hides.
+
+import type {DuckDBConnection} from "@duckdb/node-api";
+import {rows} from "../../loaders/store/db.js";
+
+/** Substrings shaped like credentials: OpenAI / Anthropic / Hugging Face / GitHub / Google / AWS keys, bearer tokens, `api_key: …` pairs. RE2 syntax (DuckDB). */
+export const KEY_PATTERN = [
+  "sk-[A-Za-z0-9_-]{16,}",
+  "hf_[A-Za-z0-9]{20,}",
+  "gh[pousr]_[A-Za-z0-9]{20,}",
+  "AIza[0-9A-Za-z_-]{30,}",
+  "AKIA[0-9A-Z]{16}",
+  "(?i:bearer)\\s+[A-Za-z0-9._~+/=-]{12,}",
+  // A scheme word after the name ("Authorization: Bearer …") belongs to the secret, not to its label.
+  "(?i:api[_-]?key|x-api-key|authorization|secret|password)[\"']?\\s*[:=]\\s*[\"']?(?:(?i:bearer|basic|token)\\s+)?[^\\s\"',}]{6,}",
+].join("|");
+
+/** What replaces a key-shaped substring. */
+export const REDACTED = "[redacted]";
+
+const PATTERN_LITERAL = `'${KEY_PATTERN.replaceAll("'", "''")}'`;
+
+/** SQL: the text `sql` with every key-shaped substring replaced by REDACTED. */
+export const redactedTextSql = (sql: string): string => `regexp_replace(${sql}, ${PATTERN_LITERAL}, '${REDACTED}', 'g')`;
+
+/** SQL: whether the text `sql` holds a key-shaped substring. */
+export const hasKeySql = (sql: string): string => `regexp_matches(${sql}, ${PATTERN_LITERAL})`;
+
+const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** The query `sql` with each of its text columns (and lists of text) passed through redactedTextSql; other columns as they are. */
+export async function redactedQuery(conn: DuckDBConnection, sql: string): Promise<string> {
+  const columns = await rows<{column_name: string; column_type: string}>(conn, `DESCRIBE SELECT * FROM (${sql})`);
+  const list = columns.map(({column_name: name, column_type: type}) => {
+    const c = ident(name);
+    if (type === "VARCHAR") return `${redactedTextSql(c)} AS ${c}`;
+    if (type === "VARCHAR[]") return `list_transform(${c}, x -> ${redactedTextSql("x")}) AS ${c}`;
+    return c;
+  });
+  return `SELECT ${list.join(", ")} FROM (${sql})`;
+}

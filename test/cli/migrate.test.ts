@@ -1,0 +1,69 @@
+// `sociometer migrate`, and what the other commands do with a store that is
+// not at this version's schema: a clear refusal, never a Binder error, and
+// read-only commands leave the store's bytes as they were.
+
+import {execFile} from "node:child_process";
+import {join} from "node:path";
+import {promisify} from "node:util";
+import {describe, expect, it} from "vitest";
+import {REPO} from "../helpers/fixtures.js";
+import {fileSha256, oldStore, readFile} from "../helpers/old-store.js";
+import {tempDir} from "../helpers/store.js";
+
+const run = promisify(execFile);
+
+async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+  try {
+    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
+    return {code: 0, stdout, stderr};
+  } catch (e) {
+    const x = e as {code: number; stdout: string; stderr: string};
+    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
+  }
+}
+
+const PENDING = "sociometer: store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version 7 " +
+  "(not applied yet: 006_judge_batches.sql, 007_migration_hashes.sql). Run `sociometer migrate` to upgrade it " +
+  "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.\n";
+
+describe("sociometer migrate", () => {
+  it("upgrades a schema-version-5 store, says what it applied, and has nothing to do the second time", async () => {
+    const db = await oldStore();
+    const first = await cli(["migrate", "--db", db]);
+    expect(first).toEqual({code: 0, stderr: "",
+      stdout: `store ${db}: applied 006_judge_batches.sql, 007_migration_hashes.sql; now at schema version 7 (007_migration_hashes.sql)\n`});
+    expect(await readFile(db, "SELECT list(version ORDER BY version) AS versions, count(sha256)::INTEGER AS hashed FROM schema_migrations"))
+      .toEqual([{versions: [1, 2, 3, 4, 5, 6, 7], hashed: 7}]);
+    const before = fileSha256(db);
+    const second = await cli(["migrate", "--db", db]);
+    expect(second).toEqual({code: 0, stderr: "", stdout: `store ${db}: already at schema version 7 (007_migration_hashes.sql); nothing to apply\n`});
+    expect(fileSha256(db)).toBe(before);
+  });
+
+  it("refuses a missing store rather than creating one", async () => {
+    const db = join(tempDir(), "none.duckdb");
+    expect(await cli(["migrate", "--db", db])).toEqual({code: 2, stdout: "",
+      stderr: `sociometer: no store at ${db}; nothing to migrate (sociometer import creates one)\n`});
+  });
+});
+
+describe("read-only commands on a store", () => {
+  it("status and report refuse a store that needs migrating with the message saying so, and leave it as it was", async () => {
+    const db = await oldStore();
+    const before = fileSha256(db);
+    expect(await cli(["status", "--db", db])).toEqual({code: 2, stdout: "", stderr: PENDING});
+    expect(await cli(["report", "sotopia", "--db", db])).toEqual({code: 2, stdout: "", stderr: PENDING});
+    expect(fileSha256(db)).toBe(before);
+  });
+
+  it("status and report leave a migrated store byte-identical", async () => {
+    const db = await oldStore();
+    expect((await cli(["migrate", "--db", db])).code).toBe(0);
+    const before = fileSha256(db);
+    const status = await cli(["status", "--db", db, "--format", "json"]);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout).raters).toEqual([{rater: "gpt-4", rater_kind: "llm", episodes: 2, scores: 3}]);
+    expect((await cli(["report", "sotopia", "--db", db])).code).toBe(0);
+    expect(fileSha256(db)).toBe(before);
+  });
+});
