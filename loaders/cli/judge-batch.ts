@@ -8,7 +8,8 @@ import {redact} from "../run/redact.js";
 import {collectJudgeBatches, submitJudgeBatch, BATCH_PRICE_FACTOR, type SubmitOptions} from "../run/judges/batch.js";
 import {checkRunId, type JudgeKind} from "../run/judges/engine.js";
 import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
-import {defaultStorePath, openStore, type Store} from "../store/db.js";
+import {defaultStorePath, type Store} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 
 type Secrets = readonly (string | undefined)[];
 
@@ -49,7 +50,7 @@ export async function collectCommand(values: CollectFlags, secrets: Secrets): Pr
   if (!(timeout > 0)) throw new Error(`--timeout must be a number of seconds > 0, not ${values.timeout}`);
   const prices = loadPrices(values.prices ?? DEFAULT_PRICES_PATH);
   const say = (text: string) => process.stderr.write(redact(text, secrets));
-  const store = await openStore(values.db ? resolve(values.db) : defaultStorePath());
+  const store = await openStoreWhenFree(values.db ? resolve(values.db) : defaultStorePath());
   try {
     const client = createChat({store, baseURL: values["base-url"], timeoutMs: timeout * 1000, prices, runId});
     const r = await collectJudgeBatches(store, runId, {

@@ -10,7 +10,8 @@ import {getJudge, JUDGES} from "../run/judges/index.js";
 import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {DEFAULT_RETRY} from "../run/retry.js";
 import {loadTemplate} from "../run/template.js";
-import {defaultStorePath, openStore} from "../store/db.js";
+import {defaultStorePath} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {collectCommand, submitCommand} from "./judge-batch.js";
 import {parseCommandLine} from "./args.js";
 
@@ -88,7 +89,7 @@ export async function judgeCommand(argv: string[]): Promise<number> {
   const template = loadTemplate(kind.name, kind.placeholders, values.template);
   const runId = checkRunId(values["run-id"] ?? defaultRunId(kind, values.model, template));
 
-  const store = await openStore(dbPath);
+  const store = await openStoreWhenFree(dbPath);
   try {
     const client = createChat({
       store, deferSave: true, baseURL: values["base-url"], concurrency, timeoutMs: timeout * 1000, prices, runId,

@@ -10,7 +10,8 @@ import {FORMATS} from "../import/registry.js";
 import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress} from "../progress.js";
 import {importSamples} from "../samples.js";
-import {defaultStorePath, openStore, rows, type Store} from "../store/db.js";
+import {defaultStorePath, rows, type Store} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
@@ -86,7 +87,8 @@ async function withStore<T>(dbPath: string, readOnly: boolean, fn: (s: Store) =>
   let succeeded = false;
   let store: Store | undefined;
   try {
-    store = await openStore(dbPath, {readOnly});
+    // Another process (an import, a build taking its copy) may hold the store for a while: wait for it, saying so.
+    store = await openStoreWhenFree(dbPath, {readOnly});
     const result = await fn(store);
     succeeded = true;
     return result;

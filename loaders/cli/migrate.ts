@@ -5,7 +5,8 @@
 
 import {existsSync} from "node:fs";
 import {resolve} from "node:path";
-import {defaultStorePath, openStore} from "../store/db.js";
+import {defaultStorePath} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {parseCommandLine} from "./args.js";
 import {migrationFiles} from "../store/schema.js";
 
@@ -32,7 +33,7 @@ export async function migrateCommand(argv: string[]): Promise<number> {
   if (positionals.length) throw new Error(`sociometer migrate takes no arguments (got ${positionals.join(" ")}); the store is --db FILE`);
   const dbPath = values.db ? resolve(values.db) : defaultStorePath();
   if (!existsSync(dbPath)) throw new Error(`no store at ${dbPath}; nothing to migrate (sociometer import creates one)`);
-  const store = await openStore(dbPath);
+  const store = await openStoreWhenFree(dbPath);
   store.close();
   const latest = migrationFiles().at(-1)!;
   const now = `schema version ${latest.version} (${latest.name})`;

@@ -42,7 +42,9 @@ export function render(t: ResultTable, format: OutputFormat): string {
   }
   const decimals = t.columns.map((c) => t.rows.some((r) => typeof r[c] === "number" && Number.isFinite(r[c]) && !Number.isInteger(r[c])));
   const cells = t.rows.map((r) => t.columns.map((c, i) => cell(r[c], decimals[i]!)));
-  const widths = t.columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
+  // A loop, not Math.max(...cells): a report of 100k rows would overflow the call stack.
+  const widths = t.columns.map((c) => c.length);
+  for (const row of cells) for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i], cell.length);
   const numeric = t.columns.map((c) => t.rows.every((r) => r[c] === null || r[c] === undefined || typeof r[c] === "number"));
   const line = (row: string[]) => row.map((s, i) => (numeric[i] ? s.padStart(widths[i]) : s.padEnd(widths[i]))).join("  ").trimEnd();
   return [

@@ -19,7 +19,8 @@ import {stableHash, writeJsonl, type EndpointFailure} from "../run/episodes/supp
 import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {pricedAsNote} from "./judge.js";
 import {loadProfiles, PROFILE_FILES} from "../run/profiles.js";
-import {defaultStorePath, openStore, type Store} from "../store/db.js";
+import {defaultStorePath, type Store} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {parseCommandLine} from "./args.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -136,7 +137,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   const chatOf = (): Chat => deps.chat ?? client!.chat;
   try {
     const needStore = !values["dry-run"] || (kind === "hsii" && !values.input);
-    if (needStore) store = await openStore(dbPath);
+    if (needStore) store = await openStoreWhenFree(dbPath);
     if (!values["dry-run"] && !deps.chat) {
       client = createChat({
         store: store!, baseURL: values["base-url"], concurrency, runId: `run:${runId}`,

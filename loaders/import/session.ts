@@ -64,6 +64,7 @@ export interface Reject {
 interface ExistingSource {
   source_id: string;
   path: string;
+  format: string;
   sha256: string;
   bytes: number;
 }
@@ -91,7 +92,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   }
 
   const conn = store.conn;
-  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, sha256, bytes FROM sources");
+  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, format, sha256, bytes FROM sources");
   const bySha = new Map(existing.map((s) => [s.sha256, s]));
   const byPath = new Map(existing.map((s) => [s.path, s]));
 
@@ -118,6 +119,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const mayRepeat = storedSizes.has(bytes) || states.some((s, j) => j !== i && s.size === bytes);
       const sha = mayRepeat ? await sha256File(path) : null;
       const previous = byPath.get(path);
+      // A file is read as one format: the same path under another format is a slip, never "unchanged".
+      if (previous && previous.format !== format.name) {
+        throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${basename(path)} brings it up to date)`);
+      }
       if (previous && sha === previous.sha256) {
         summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []});
         continue;

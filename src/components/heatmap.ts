@@ -29,8 +29,12 @@ export type ColourSpan = "data" | "range";
 export function colourDomain(cells: readonly PairCell[], {lo, hi, colour = "data"}: {lo: number; hi: number; colour?: ColourSpan}): [number, number] {
   const means = cells.map((c) => c.mean).filter(Number.isFinite);
   if (colour === "range" || means.length === 0) return [lo, hi];
-  const min = Math.min(...means);
-  const max = Math.max(...means);
+  let min = Infinity;
+  let max = -Infinity;
+  for (const m of means) {
+    min = Math.min(min, m);
+    max = Math.max(max, m);
+  }
   return min === max ? [min - 0.5, max + 0.5] : [min, max];
 }
 

@@ -67,19 +67,6 @@ async function shippedCounts(dir: string): Promise<{overview: number; explorer: 
   }
 }
 
-/** Runs the CLI, again while it fails only because the store is held for a moment (the build copying it). */
-async function runCliWhenFree(args: string[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await runCli(args);
-      return;
-    } catch (e) {
-      if (attempt > 20 || !String(e).includes("Could not set lock")) throw e;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-
 const buildDirs = () => new Set(readdirSync(tmpdir()).filter((d) => d.startsWith("sociometer-build-")));
 
 const episodes = (prefix: string, n: number) => jsonl(Array.from({length: n}, (_, i) => dumpRecord(`${prefix}-${i}`)));
@@ -150,6 +137,24 @@ describe("the site build's store", () => {
     expect(run.stderr).not.toContain("Could not set lock");
   }, 60_000);
 
+  it("an import started while another process holds the store waits for it, then lands", async () => {
+    const holder = await holdStore(live);
+    const file = join(dir, "late.jsonl");
+    writeFileSync(file, episodes("late", 2));
+    const cli = tsx("loaders/cli/main.ts", ["import", "sotopia", file, "--db", live, "--quiet"], {}, join(dir, "late-import.out"));
+    await until(() => cli.stderr().includes("store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…"));
+    await holder.release();
+    const run = await cli.done;
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("Could not set lock");
+    const store = await openStore(live, {readOnly: true});
+    try {
+      expect(await rows(store.conn, "SELECT count(*)::INTEGER AS n FROM episodes WHERE episode_id LIKE 'late-%'")).toEqual([{n: 2}]);
+    } finally {
+      store.close();
+    }
+  }, 60_000);
+
   it("past the wait, a loader fails with a message naming the store and what to do, not DuckDB's lock error", async () => {
     const holder = await holdStore(live);
     const run = await tsx("src/data/overview.parquet.ts", [], {SOCIOMETER_DB: live, SOCIOMETER_LOCK_WAIT_SECONDS: "1"}, join(dir, "overview-late.parquet")).done;
@@ -184,7 +189,7 @@ describe("the site build's store", () => {
     await holder.release();
     // Once the build has its copy, import more: the build's loaders are still to run.
     await until(() => fresh().some((d) => existsSync(join(tmpdir(), d, "build.duckdb"))));
-    await runCliWhenFree(["import", "sotopia", join(dir, "later.jsonl"), "--db", buildStore, "--quiet"]);
+    await runCli(["import", "sotopia", join(dir, "later.jsonl"), "--db", buildStore, "--quiet"]);
     const {dist, log} = await build;
     expect(log).toContain("store: build.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…");
     expect(log).not.toContain("Could not set lock");

@@ -120,6 +120,14 @@ describe("fingerprints", () => {
     expect(await snapshot(store)).toEqual(before);
   });
 
+  it("the same file under another format is refused, never reported as unchanged", async () => {
+    const store = await tempStore();
+    const file = writeFile(store.dir, "tasks.json", readFileSync("data/samples/stss/tasks.json"));
+    await importFiles(store, "stss-tasks", [file]);
+    const e = await expectImportFailure(store, "stss", [file]);
+    expect(e.message).toBe(`${file}: is in the store as stss-tasks, not stss; a file is read as one format (sociometer import stss-tasks tasks.json brings it up to date)`);
+  });
+
   it("the same content at another path is also unchanged, and says where it came from", async () => {
     const store = await tempStore();
     const text = jsonl([dumpRecord("a")]);
