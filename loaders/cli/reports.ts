@@ -284,6 +284,7 @@ const cot: Report = {
       title: "HSII COT complexity per model",
       notes: [
         `cap N∞ = ${cap}: a (case, COT) unsolved within it counts as ${cap}; complexity = mean rounds over all (case, COT) (Eq. 2)`,
+        "runs: one per episode and COT variant; two episodes of one case, or its runs with and without COT, count as separate runs",
         `rounds_to_${threshold}: the smallest k at which the share solved within k rounds reaches ${threshold} (∞ if never)`,
       ],
       columns: ["model", "runs", "success_without_cot", "success_with_cot", "rounds_to_threshold", "complexity"],
