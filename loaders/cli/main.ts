@@ -107,8 +107,13 @@ function describeImport(s: ImportSummary): string {
     const dups = f.duplicateLines.length
       ? `\n    ${f.duplicateLines.length} row(s) repeat an earlier row exactly and were counted once: ${f.duplicateLines.map((d) => `line ${d.line} = line ${d.of}`).join(", ")}`
       : "";
-    const warnings = f.warnings.map((w) => `\n    warning: ${w}`).join("");
-    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${warnings}`;
+    const warnings = f.warnings.map((w) => `
+    warning: ${w}`).join("");
+    const named = f.modelNames.map((m) => `
+    ${m.placeholder} named by this file's model column: ${m.model} (${m.episodes} episode${m.episodes === 1 ? "" : "s"})`).join("");
+    const notes = f.notes.map((n) => `
+    note: ${n}`).join("");
+    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${named}${notes}${warnings}`;
   });
   lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
   if (s.judgeFailed) lines.push(`${s.judgeFailed} episode(s) had a failed judge: their transcripts were imported without scores`);

@@ -1,13 +1,13 @@
 // Reports the CLI prints: each runs the store's SQL, then the metric library.
 
-import {AGREEMENT_ROWS_SQL} from "../queries/agreement.js";
+import {AGREEMENT_ROWS_SQL, RATER_COVERAGE_SQL} from "../queries/agreement.js";
 import {HSII_CASES_SQL, HSII_COT_SQL} from "../queries/hsii.js";
 import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.js";
 import {SOTOPIA_STATS_SQL, SOTOPIA_TASKS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
 import {bestModels, defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
-import {agreementTable, defaultJudge, HUMANS, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
+import {agreementTable, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
@@ -137,20 +137,24 @@ const agreement: Report = {
   name: "agreement",
   description: "how far raters agree with another (default: the LLM judge vs the mean of human annotators), per dimension; --rater may repeat",
   async run(store, options) {
+    const coverage = coverageText(await rows<RaterCoverage>(store.conn, RATER_COVERAGE_SQL));
     const scores = await rows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
-    if (!scores.length) throw new Error("no episode in the store is scored by two or more raters");
+    if (!scores.length) throw new Error(`no episode in the store is scored by two or more raters. ${coverage.lines.join(" ")}`);
     const present = [...new Set(scores.map((s) => s.rater))];
+    const bins = options.bins ?? 5;
+    const basis = options.basis ?? "dimension";
+    const humansOnly = !options.raters?.length && !options.against && !coverage.llmMeetsHumans && scores.some((s) => s.rater_kind === "human");
+    if (humansOnly) return humanAgreement(scores, coverage.lines, bins);
     const firstLlm = defaultJudge(scores);
     const judges = options.raters?.length ? options.raters : firstLlm ? [firstLlm] : [];
-    if (!judges.length) throw new Error("no LLM rater scores an episode that others scored too; name one with --rater");
+    if (!judges.length) throw new Error(`no LLM rater scores an episode that others scored too; name one with --rater. ${coverage.lines.join(" ")}`);
     const against = options.against ?? HUMANS;
     for (const r of [...judges, against]) {
       if (r !== HUMANS && !present.includes(r)) throw new Error(`no rater ${JSON.stringify(r)} on multiply-rated episodes; raters: ${present.join(", ")}, or humans`);
     }
-    const bins = options.bins ?? 5;
-    const basis = options.basis ?? "dimension";
+    const dimensions = SOTOPIA_DIMENSIONS.map((d) => d.key);
     const rowsOut = judges.flatMap((judge) =>
-      agreementTable(pairInstances(scores, choice(judge), choice(against)), SOTOPIA_DIMENSIONS.map((d) => d.key), {bins, basis}).map((t) => ({
+      kappaAmongAllAnnotators(agreementTable(pairInstances(scores, choice(judge), choice(against)), dimensions, {bins, basis}), scores, choice(judge), dimensions, {bins, basis}).map((t) => ({
         a: judge, dimension: t.dimension, played_by: t.played_by, n: t.n,
         // The pooled rows carry no correlation: null here, blank in the text table (see the note).
         r: t.pearson?.r ?? null, p: t.pearson ? reportedP(t.pearson.p) : null, ci_low: t.pearson?.ci[0] ?? null, ci_high: t.pearson?.ci[1] ?? null,
@@ -168,6 +172,7 @@ const agreement: Report = {
         `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the dimension" : "of the instance's own annotators"})`,
         "inside / above / below: A's score against the perceived range [min, max] of the human scores (instances with ≥ 2 annotators)",
         `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; humans only, and with A as one more rater`,
+        ...coverage.lines,
       ],
       columns: ["a", "dimension", "played_by", "n", "r", "p", "ci_low", "ci_high", "rho", "rho_p", "bias", "within_1sd",
         "inside", "above", "below", "kappa_humans", "po_humans", "kappa_with_a", "po_with_a"],
@@ -175,6 +180,21 @@ const agreement: Report = {
     };
   },
 };
+
+/** Kappa among the human annotators alone: what `report agreement` shows when no LLM rater scores what they scored. */
+function humanAgreement(scores: RaterScore[], coverage: string[], bins: number): ResultTable {
+  const table = agreementTable(pairInstances(scores, HUMANS, HUMANS), SOTOPIA_DIMENSIONS.map((d) => d.key), {bins});
+  return {
+    title: "Agreement among the human annotators, per dimension and by who played the rated agent",
+    notes: [
+      ...coverage,
+      "an item is one (episode, agent) on one dimension scored by two or more annotators, an annotator's repeated responses averaged",
+      `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; name an LLM rater with --rater to compare it with the annotators`,
+    ],
+    columns: ["dimension", "played_by", "items", "kappa_humans", "po_humans"],
+    rows: table.map((t) => ({dimension: t.dimension, played_by: t.played_by, items: t.kappaHumans.items, kappa_humans: t.kappaHumans.kappa, po_humans: t.kappaHumans.pairwiseAgreement})),
+  };
+}
 
 const lifelong: Report = {
   name: "lifelong",
@@ -284,6 +304,7 @@ const cot: Report = {
       title: "HSII COT complexity per model",
       notes: [
         `cap N∞ = ${cap}: a (case, COT) unsolved within it counts as ${cap}; complexity = mean rounds over all (case, COT) (Eq. 2)`,
+        "runs: one per episode and COT variant; two episodes of one case, or its runs with and without COT, count as separate runs",
         `rounds_to_${threshold}: the smallest k at which the share solved within k rounds reaches ${threshold} (∞ if never)`,
       ],
       columns: ["model", "runs", "success_without_cot", "success_with_cot", "rounds_to_threshold", "complexity"],

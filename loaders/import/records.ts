@@ -1,6 +1,7 @@
 // Canonical records: what every importer produces after validation, and what the writer stores.
 
 import type {EpisodeBatch} from "./batch.js";
+import type {SeatModel} from "./model-names.js";
 
 export type RaterKind = "llm" | "human" | "rule";
 
@@ -54,7 +55,10 @@ export interface EpisodeRecord {
 /** What a reader yields for each record of a file. */
 export type ReadItem =
   | {kind: "episode"; line: number; episode: EpisodeRecord}
-  | {kind: "ratings"; line: number; ratings: RatingRecord[]}
+  /** seatModel: the row names the model of a seat its episode log calls by a placeholder (loaders/import/model-names.ts). */
+  | {kind: "ratings"; line: number; ratings: RatingRecord[]; seatModel?: SeatModel}
+  /** Something the import summary must say about the file (how a column was read). */
+  | {kind: "note"; note: string}
   /** Many episodes at once, packed by column (read by a worker thread); lines in the batch are absolute. */
   | {kind: "batch"; batch: EpisodeBatch}
   | {kind: "reject"; line: number; field: string | null; problem: string; raw: string};

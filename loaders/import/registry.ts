@@ -22,6 +22,8 @@ export interface ReadContext {
   hasEpisode(episodeId: string): boolean;
   /** Participant names by seat (index 0 = seat 1) of a known episode. */
   seatsOf(episodeId: string): string[];
+  /** Model names by seat of a known episode, as its log gives them. */
+  modelsOf(episodeId: string): string[];
   /** Bytes of the current file read so far. */
   onProgress(bytesRead: number): void;
   /** The file being read, opened: read it only through this, so its fingerprint is of the bytes parsed (see source-file.ts). */

@@ -10,6 +10,7 @@ import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
 import {batchNames} from "./batch.js";
 import {sha256File} from "./files.js";
+import {applyModelNames, checkModelNameConflicts, revertModelNames, type SeatModel} from "./model-names.js";
 import {getFormat, type ReadContext} from "./registry.js";
 import {suggestFormat} from "./sniff.js";
 import {fileState, SourceFile, type FileState} from "./source-file.js";
@@ -39,6 +40,10 @@ export interface FileSummary {
   duplicateLines: {line: number; of: number}[];
   /** What was imported but looks wrong, such as an empty file. */
   warnings: string[];
+  /** Seats the episode logs call by a placeholder, named by this (ratings) file: how many episodes got each name. */
+  modelNames: {placeholder: string; model: string; episodes: number}[];
+  /** How the file was read where it needed reading (e.g. a fill series in a model column). */
+  notes: string[];
 }
 
 export interface ImportSummary {
@@ -72,6 +77,8 @@ interface ExistingSource {
 /** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
 interface Added {
   names: string[];
+  /** Each seat's model as the log names it (a placeholder such as custom_model included). */
+  models: string[];
   where: string;
   path: string;
   line: number;
@@ -124,7 +131,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${basename(path)} brings it up to date)`);
       }
       if (previous && sha === previous.sha256) {
-        summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []});
+        summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: []});
         continue;
       }
       if (previous) {
@@ -142,7 +149,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         // Its rows are already there, under the other path; a replaced file's own old rows are gone.
         summaries.push({
           path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs,
-          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [],
+          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: [],
         });
         continue;
       }
@@ -155,20 +162,25 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const added = new Map<string, Added>();
     // Each ratings file's rows by key, kept to name the line of a clash with another file (checkRatingConflicts).
     const ratingLines = new Map<string, Map<string, {line: number}>>();
-    const seatCache = new Map<string, string[]>();
+    const seatCache = new Map<string, {names: string[]; models: string[]}>();
     let doneBytes = 0;
     const context = {
       hasEpisode: (id: string) => stored.has(id) || added.has(id),
-      seatsOf: (id: string) => added.get(id)?.names ?? seatCache.get(id) ?? [],
+      seatsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.names ?? [],
+      modelsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.models ?? [],
       onProgress: (b: number) => progress.update(doneBytes + b),
     };
     // Ratings-only formats resolve seats of stored episodes; load them once.
     if (format.scoresStoredEpisodes && stored.size) {
-      for (const r of await rows<{episode_id: string; names: string[]}>(
+      for (const r of await rows<{episode_id: string; names: string[]; models: string[]}>(
         conn,
-        "SELECT episode_id, list(coalesce(character, '') ORDER BY agent) AS names FROM participants GROUP BY episode_id",
+        // Models as the logs name them: a seat a ratings file already named is still its placeholder, so another file's name for it is checked.
+        `SELECT p.episode_id, list(coalesce(p.character, '') ORDER BY p.agent) AS names, list(coalesce(n.placeholder, p.model) ORDER BY p.agent) AS models
+         FROM participants p LEFT JOIN (SELECT DISTINCT episode_id, agent, placeholder, model FROM model_names) n
+           ON n.episode_id = p.episode_id AND n.agent = p.agent AND n.model = p.model
+         GROUP BY p.episode_id`,
       )) {
-        seatCache.set(r.episode_id, r.names);
+        seatCache.set(r.episode_id, {names: r.names, models: r.models});
       }
     }
 
@@ -179,7 +191,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const sourceId = sourceIdOf(plan.path);
       const source = SourceFile.open(plan.path, plan.state);
       const ctx: ReadContext = {...context, source};
-      const summary: FileSummary = {path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: []};
+      const summary: FileSummary = {
+        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: [],
+      };
+      const seatModels = new Map<string, SeatModel & {line: number}>();
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
       ratingLines.set(plan.path, ratingKeys);
       let records = 0;
@@ -194,6 +209,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         for await (const item of format.read(plan.path, ctx)) {
           if (item.kind === "reject") {
             reject(item.line, item.field, item.problem, item.raw);
+          } else if (item.kind === "note") {
+            summary.notes.push(item.note);
           } else if (item.kind === "batch") {
             // The same checks as for single episodes below, per episode of the batch; rejected ones are left out of the append.
             const b = item.batch;
@@ -206,7 +223,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
                 (skip ??= new Uint8Array(b.count))[i] = 1;
                 continue;
               }
-              added.set(id, {names: batchNames(b, i), where: `${name}:${b.line[i]}`, path: plan.path, line: b.line[i]});
+              const models: string[] = [];
+              for (let k = b.participants.start[i]; k < b.participants.start[i + 1]; k++) models.push(b.dict[b.participants.modelCode[k]]!);
+              added.set(id, {names: batchNames(b, i), models, where: `${name}:${b.line[i]}`, path: plan.path, line: b.line[i]});
               chained ||= b.episodes.chain_id[i] !== null;
               summary.episodes++;
               summary.ratings += b.ratings.start[i + 1] - b.ratings.start[i];
@@ -221,7 +240,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
               reject(item.line, "episode_id", `episode ${e.episode_id} is already ${earlier ? `in this import (${earlier.where})` : "in the store, from another file"}`, "");
               continue;
             }
-            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), where: `${name}:${item.line}`, path: plan.path, line: item.line});
+            added.set(e.episode_id, {names: e.participants.map((p) => p.character ?? ""), models: e.participants.map((p) => p.model), where: `${name}:${item.line}`, path: plan.path, line: item.line});
             writer.episode(e, sourceId);
             chained ||= e.chain_id !== null;
             summary.episodes++;
@@ -244,6 +263,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
               ratingKeys.set(ratingKey(r), {line: item.line, value: r.value, rationale: r.rationale});
               writer.rating(r, sourceId);
             }
+            const claim = item.seatModel;
+            if (claim && !seatModels.has(`${claim.episode_id}\u0000${claim.agent}`)) seatModels.set(`${claim.episode_id}\u0000${claim.agent}`, {...claim, line: item.line});
             summary.ratings += item.ratings.length;
             ratingsItems++;
             records++;
@@ -265,6 +286,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (records === 0 && summary.rejected === 0 && summary.duplicateLines.length === 0) {
         summary.warnings.push(source.size === 0 ? "the file is empty (0 bytes): no rows imported" : "the file holds no records: no rows imported");
       }
+      for (const c of seatModels.values()) writer.row("model_names", {...c, source_id: sourceId});
+      summary.modelNames = modelNameCounts(seatModels.values());
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
         [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
@@ -283,6 +306,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         return ratingLines.get(path)?.get(ratingKey(r))?.line ?? (episode?.path === path ? episode.line : null);
       });
     }
+    if (summaries.some((f) => f.modelNames.length)) await checkModelNameConflicts(store);
+    // Episodes written again (a changed log) get back the names ratings files gave their placeholder seats.
+    if (added.size || summaries.some((f) => f.modelNames.length)) await applyModelNames(store);
     if (chained) await checkChainPositions(store, added);
     if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
@@ -310,6 +336,18 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   };
 }
 
+/** Episodes per (placeholder, name) a file gave, for the summary. */
+function modelNameCounts(claims: Iterable<SeatModel>): FileSummary["modelNames"] {
+  const counts = new Map<string, {placeholder: string; model: string; episodes: Set<string>}>();
+  for (const c of claims) {
+    const key = `${c.placeholder}\u0000${c.model}`;
+    const entry = counts.get(key) ?? {placeholder: c.placeholder, model: c.model, episodes: new Set<string>()};
+    entry.episodes.add(c.episode_id);
+    counts.set(key, entry);
+  }
+  return [...counts.values()].map((e) => ({placeholder: e.placeholder, model: e.model, episodes: e.episodes.size})).sort((a, b) => a.model.localeCompare(b.model));
+}
+
 const ratingKey = (r: {episode_id: string; agent: number; dimension: string; rater: string; run_id: string}) =>
   `${r.episode_id}\u0000${r.agent}\u0000${r.dimension}\u0000${r.rater}\u0000${r.run_id}`;
 
@@ -318,9 +356,11 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   const c = store.conn;
   const ofSource = "SELECT episode_id FROM episodes WHERE source_id = $1";
   await c.run("DELETE FROM ratings WHERE source_id = $1", [sourceId]);
+  // Names a ratings file gave belong to it, not to the episodes' file: they go (and are taken back) with it alone.
+  await revertModelNames(store, sourceId);
   // Every other table keyed by episode (core and benchmark tables alike) loses that file's episodes.
   const keyed = await rows<{table_name: string}>(c,
-    `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings') ORDER BY 1`);
+    `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings', 'model_names') ORDER BY 1`);
   for (const {table_name} of keyed) await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})`, [sourceId]);
   await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);

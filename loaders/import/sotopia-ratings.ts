@@ -7,6 +7,7 @@ import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/
 import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
 import {RecordProblem} from "./errors.js";
 import {decodeWhole} from "./files.js";
+import {fillSeriesStem, namesConflict, PLACEHOLDER_MODELS, type ModelCell, type SeatModel} from "./model-names.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 
@@ -96,6 +97,37 @@ function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats:
   return out;
 }
 
+/** The `model` cell of every row, read ahead so that a column that names one episode differently can be judged as a whole. */
+function modelCells(text: string, col: Map<string, number>): ModelCell[] {
+  const cells: ModelCell[] = [];
+  const rows = parseCsv(text);
+  rows.next(); // header
+  try {
+    for (const row of rows) {
+      const model = (row.fields[col.get("model")!] ?? "").trim();
+      if (model) cells.push({line: row.line, episode: (row.fields[col.get("pk")!] ?? "").trim(), model});
+    }
+  } catch {
+    // The main pass reports a malformed file, at the row where it breaks.
+  }
+  return cells;
+}
+
+/**
+ * Which placeholder seat of the episode the row's model plays, if any. An
+ * episode whose log names every seat needs nothing from the ratings file.
+ */
+function seatModel(ctx: ReadContext, episode_id: string, model: string): SeatModel | undefined {
+  if (!model) return undefined;
+  const models = ctx.modelsOf(episode_id);
+  const seats = models.flatMap((m, i) => (PLACEHOLDER_MODELS.has(m) ? [i + 1] : []));
+  if (!seats.length) return undefined;
+  if (seats.length > 1) {
+    throw new RecordProblem("model", `episode ${episode_id} calls seats ${seats.join(" and ")} all ${JSON.stringify(models[seats[0]! - 1])}: cannot tell which of them is ${JSON.stringify(model)}`);
+  }
+  return {episode_id, agent: seats[0]!, placeholder: models[seats[0]! - 1]!, model};
+}
+
 async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   const text = decodeWhole(ctx.source.readAll());
   if (text instanceof RecordProblem) {
@@ -125,6 +157,18 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
       throw new RecordProblem("header", `missing column(s) ${missing.join(", ")}: expected the long layout (${LONG_REQUIRED.join(", ")}[, rationale]) or the wide annotation layout (pk, prolific_id, <dimension>_<seat>)`);
     }
   }
+  // Wide files name the model under test in a `model` column; a spreadsheet fill series there is read as one name, and said so.
+  const named = wide && col.has("model");
+  let seriesStem: string | null = null;
+  if (named) {
+    const cells = modelCells(text, col);
+    const series = namesConflict(cells) ? fillSeriesStem(cells) : null;
+    if (series) {
+      seriesStem = series.stem;
+      yield {kind: "note", note: `the model column counts up row by row (${JSON.stringify(series.first.model)} on line ${series.first.line} … ${JSON.stringify(series.last.model)} on line ${series.last.line}), as a spreadsheet fill series does, and so names one episode differently on different rows: read as one model, ${JSON.stringify(series.stem)}`};
+    }
+  }
+  const seatNamedOn = new Map<string, {model: string; line: number}>();
   for (;;) {
     let next: IteratorResult<CsvRow>;
     try {
@@ -141,7 +185,22 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
       if (row.fields.length !== header.fields.length) {
         throw new RecordProblem(null, `has ${row.fields.length} fields, the header has ${header.fields.length}`);
       }
-      yield {kind: "ratings", line: row.line, ratings: wide ? wideRow(row, col, ctx, seats) : [longRow(row, col, ctx)]};
+      if (!wide) {
+        yield {kind: "ratings", line: row.line, ratings: [longRow(row, col, ctx)]};
+        continue;
+      }
+      const ratings = wideRow(row, col, ctx, seats);
+      const cell = named ? (row.fields[col.get("model")!] ?? "").trim() : "";
+      const claim = seatModel(ctx, (row.fields[col.get("pk")!] ?? "").trim(), cell && (seriesStem ?? cell));
+      if (claim) {
+        const key = `${claim.episode_id}\u0000${claim.agent}`;
+        const earlier = seatNamedOn.get(key);
+        if (earlier && earlier.model !== claim.model) {
+          throw new RecordProblem("model", `names seat ${claim.agent} of episode ${claim.episode_id} (${claim.placeholder} in its log) ${JSON.stringify(claim.model)}, but line ${earlier.line} named it ${JSON.stringify(earlier.model)}: one seat cannot be two models`);
+        }
+        if (!earlier) seatNamedOn.set(key, {model: claim.model, line: row.line});
+      }
+      yield {kind: "ratings", line: row.line, ratings, seatModel: claim};
     } catch (e) {
       if (!(e instanceof RecordProblem)) throw e;
       yield {kind: "reject", line: row.line, field: e.field, problem: e.problem, raw: row.fields.join(",").slice(0, 2000)};

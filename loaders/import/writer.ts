@@ -156,6 +156,13 @@ export class StoreWriter {
     }
   }
 
+  /** Queues one row for a table of its own (not keyed by an episode this import writes), written with the benchmark tables. */
+  row(table: string, row: Record<string, unknown>): void {
+    const list = this.pending.get(table) ?? [];
+    list.push(row);
+    this.pending.set(table, list);
+  }
+
   /** Writes the pending benchmark-table rows. Table and column names come from the importers' code, never from input. */
   async flushTables(): Promise<void> {
     for (const [table, rows] of this.pending) {

@@ -40,3 +40,32 @@ GROUP BY ALL
 ORDER BY r.episode_id, r.agent, r.dimension, r.rater
 `;
 }
+
+/**
+ * Which raters score which SOTOPIA episodes, over every scored episode (not
+ * only the multiply-rated ones): one row per LLM or rule rater, and one for
+ * the human annotators together, with how many of their episodes a human
+ * annotator (for the annotators: two or more of them) and an LLM rater also
+ * scored. Says why an agreement view may have nothing to pair.
+ */
+export const RATER_COVERAGE_SQL = `
+WITH scored AS (
+  SELECT DISTINCT r.episode_id, r.rater, r.rater_kind
+  FROM ratings r JOIN episodes e USING (episode_id) WHERE e.benchmark = 'sotopia'
+),
+annotated AS (
+  SELECT episode_id, count(DISTINCT rater) AS annotators FROM scored WHERE rater_kind = 'human' GROUP BY episode_id
+),
+judged AS (SELECT DISTINCT episode_id FROM scored WHERE rater_kind = 'llm')
+SELECT CASE WHEN s.rater_kind = 'human' THEN 'human annotators' ELSE s.rater END AS rater, s.rater_kind,
+       count(DISTINCT s.rater)::INTEGER AS raters,
+       count(DISTINCT s.episode_id)::INTEGER AS episodes,
+       count(DISTINCT s.episode_id) FILTER (WHERE a.episode_id IS NOT NULL)::INTEGER AS with_humans,
+       count(DISTINCT s.episode_id) FILTER (WHERE a.annotators >= 2)::INTEGER AS with_two_humans,
+       count(DISTINCT s.episode_id) FILTER (WHERE j.episode_id IS NOT NULL)::INTEGER AS with_llm
+FROM scored s
+LEFT JOIN annotated a USING (episode_id)
+LEFT JOIN judged j USING (episode_id)
+GROUP BY 1, 2
+ORDER BY s.rater_kind = 'human', episodes DESC, rater
+`;

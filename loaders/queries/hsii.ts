@@ -24,12 +24,16 @@ LEFT JOIN judged j ON j.episode_id = c.episode_id
 ORDER BY p.model, c.case_id, c.cot, j.rater
 `;
 
-/** One row per (case episode, COT variant): whether each round's answer matched gold, in round order. */
+/**
+ * One row per (episode, COT variant): whether each round's answer matched gold,
+ * in round order. Keyed by episode, not by case: two runs of one case (or its
+ * runs with and without COT) are separate (i, j) of Definition 2.
+ */
 export const HSII_COT_SQL = `
-SELECT p.model, c.case_id, c.cluster, r.variant, list(r.correct ORDER BY r.round) AS rounds
+SELECT r.episode_id, p.model, c.case_id, c.cluster, c.cot, r.variant, list(r.correct ORDER BY r.round) AS rounds
 FROM hsii_cot_rounds r
 JOIN hsii_cases c USING (episode_id)
 JOIN participants p ON p.episode_id = r.episode_id AND p.agent = 1
-GROUP BY ALL
-ORDER BY p.model, c.case_id, r.variant
+GROUP BY r.episode_id, p.model, c.case_id, c.cluster, c.cot, r.variant
+ORDER BY p.model, c.case_id, r.episode_id, r.variant
 `;

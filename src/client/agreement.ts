@@ -4,7 +4,7 @@
 // options sentence, the differences to draw, and the plain-language summary
 // generated from the agreement table.
 
-import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterScore, type SpreadBasis, defaultJudge as defaultJudgeOf} from "../lib/agreement.js";
+import {coverageText, differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis, defaultJudge as defaultJudgeOf} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
 import type {Database} from "./duckdb.js";
@@ -50,6 +50,17 @@ export async function loadAgreementRows(db: Database): Promise<AgreementData> {
     rows, raters: [...raters.values()], humans: [...raters.values()].filter((r) => r.rater_kind === "human").length,
     shipped: new Set(rows.map((r) => r.episode_id)).size, total: rows[0]?.multiply_rated_episodes ?? 0,
   };
+}
+
+/** What the store holds (data/rater-coverage.parquet), in the sentences `sociometer report agreement` prints. */
+export async function loadCoverage(db: Database): Promise<{lines: string[]; llmMeetsHumans: boolean}> {
+  return coverageText(await db.query<RaterCoverage>("SELECT * FROM rater_coverage ORDER BY rater_kind = 'human', episodes DESC, rater"));
+}
+
+/** Said when the page cannot start on an LLM judge, so that a human annotator as A is never a silent choice. */
+export function startingRaterText(judge: string | undefined, first: RaterChoice | undefined): string {
+  if (judge !== undefined || first === undefined || first === HUMANS) return "";
+  return `Rater A starts on ${first.rater}, one human annotator, against the mean of the other annotators: no LLM rater scores these episodes. Choose any rater A below.`;
 }
 
 /**

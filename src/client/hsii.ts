@@ -6,11 +6,13 @@
 import {cotSummary, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
 import type {Database} from "./duckdb.js";
 
-/** One row of data/hsii-cot.parquet. */
+/** One row of data/hsii-cot.parquet: one (episode, COT variant). */
 export interface CotRow {
+  episode_id: string;
   model: string;
   case_id: string;
   cluster: string | null;
+  cot: boolean;
   variant: string;
   rounds: boolean[];
 }
@@ -24,7 +26,7 @@ export interface HsiiData {
 
 export async function loadHsii(db: Database): Promise<HsiiData> {
   const cases = await db.query<HsiiCaseRow>("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
-  const cot = await db.query<CotRow>("SELECT * FROM hsii_cot ORDER BY model, case_id, variant");
+  const cot = await db.query<CotRow>("SELECT * FROM hsii_cot ORDER BY model, case_id, episode_id, variant");
   const raters = [...new Set(cases.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
   return {cases, cot, raters};
 }
@@ -59,4 +61,8 @@ export function cotByModel(runs: readonly CotRow[], {cap, threshold, maxK}: {cap
 }
 
 /** The longest COT run (rounds after round 0): how far the curve can go. */
-export const longestRun = (runs: readonly CotRow[]): number => Math.max(1, ...runs.map((r) => r.rounds.length - 1));
+export function longestRun(runs: readonly CotRow[]): number {
+  let longest = 1;
+  for (const r of runs) if (r.rounds.length - 1 > longest) longest = r.rounds.length - 1;
+  return longest;
+}

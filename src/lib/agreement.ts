@@ -298,3 +298,58 @@ export function agreementTable(instances: readonly PairedInstance[], dimensions:
   }
   return rows;
 }
+
+/** One row of RATER_COVERAGE_SQL: a rater (the human annotators together) and the SOTOPIA episodes it scores. */
+export interface RaterCoverage {
+  rater: string;
+  rater_kind: string;
+  raters: number;
+  episodes: number;
+  /** Of those episodes, how many a human annotator also scored (for the annotators: all of them). */
+  with_humans: number;
+  /** How many two or more human annotators scored. */
+  with_two_humans: number;
+  /** How many an LLM rater also scored. */
+  with_llm: number;
+}
+
+/** The command that puts an LLM judge's scores beside the human annotators'. */
+export const JUDGE_COMMAND = "sociometer judge sotopia-eval --model MODEL";
+
+const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * What the store holds for an agreement view, in sentences: which raters
+ * score how many episodes and how many of those overlap; and, when no LLM
+ * rater scores an episode a human annotator scored, that no judge can be
+ * compared with people and which command would produce one.
+ */
+export function coverageText(coverage: readonly RaterCoverage[]): {lines: string[]; llmMeetsHumans: boolean} {
+  if (!coverage.length) return {lines: ["The store holds no SOTOPIA scores."], llmMeetsHumans: false};
+  const humans = coverage.find((c) => c.rater_kind === "human");
+  const llms = coverage.filter((c) => c.rater_kind === "llm");
+  const parts = coverage.map((c) => c.rater_kind === "human"
+    ? `${plural(c.raters, "human annotator")} on ${plural(c.episodes, "episode")} (${c.with_two_humans.toLocaleString("en-US")} of them by two or more annotators, ${c.with_llm.toLocaleString("en-US")} also by an LLM rater)`
+    : `${c.rater} (${c.rater_kind}) on ${plural(c.episodes, "episode")} (${c.with_humans.toLocaleString("en-US")} of them also by a human annotator)`);
+  const lines = [`SOTOPIA scores in the store: ${parts.join("; ")}.`];
+  const llmMeetsHumans = llms.some((c) => c.with_humans > 0);
+  if (humans && !llmMeetsHumans) {
+    lines.push(`No LLM rater scores an episode that a human annotator scored, so no LLM judge can be compared with people here; ` +
+      `agreement among the human annotators is all there is to show. To produce a judge to compare, run \`${JUDGE_COMMAND}\` ` +
+      `(it scores every SOTOPIA episode in the store, the ${plural(humans.episodes, "human-rated episode")} among them).`);
+  }
+  return {lines, llmMeetsHumans};
+}
+
+/**
+ * Kappa among the human annotators does not depend on rater A. When A is one
+ * of them, leaving A out of "the annotators" would leave most instances one
+ * annotator and no kappa at all: take it over every annotator instead, on
+ * every instance two or more of them scored.
+ */
+export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], a: RaterChoice, dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
+  if (a === HUMANS || !rows.some((r) => r.rater === a.rater && r.rater_kind === "human")) return table.slice();
+  const key = (r: AgreementRow) => `${r.dimension}\u0000${r.played_by}`;
+  const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [key(r), r.kappaHumans]));
+  return table.map((r) => ({...r, kappaHumans: among.get(key(r)) ?? r.kappaHumans}));
+}

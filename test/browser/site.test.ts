@@ -443,6 +443,10 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
       // Both open on the same raters: the first LLM judge against the mean of human annotators.
       expect(agreement.notes[0]).toContain("A = gpt-4; B = mean of human annotators");
       expect(await page.getByTestId("agreement-options").textContent()).toContain("A = gpt-4; B = mean of human annotators; kappa over k = 5");
+      // What the store holds, in the same sentence as the report's notes (which end with it).
+      const holds = agreement.notes.find((n) => n.startsWith("SOTOPIA scores in the store: "));
+      expect(holds).toBeDefined();
+      expect(await page.getByTestId("agreement-coverage").textContent()).toBe(holds);
       expect(agreement.rows.some((r) => r.played_by === "human" && r.r !== null)).toBe(true);
       expect(agreement.rows.find((r) => r.dimension === "secret" && r.played_by === "human")?.r).toBeNull(); // the judge's constant 0
 

@@ -15,7 +15,7 @@ import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, FIXTURES, fixture, REPO} from "../helpers/fixtures.js";
 
 const LOADERS = [
-  "overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "words-per-turn",
+  "overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "rater-coverage", "words-per-turn",
   "lifelong-instances", "checkpoint-pairs", "checkpoint-failures", "hsii-cases", "hsii-cot",
 ] as const;
 /** The sample LIFELONG-SOTOPIA chains (810 episodes, two agents, gpt-4 and a human on some) and HSII runs (480). */
@@ -221,6 +221,15 @@ describeWithFixtures("data loaders", () => {
     expect(bad).toEqual({outside: 0, unranged: 0, played: "model"});
     const [goal] = await rows<{lo: number; hi: number; responses: number}>(conn, `SELECT DISTINCT lo, hi, responses FROM ${parquet("agreement-rows")} WHERE dimension = 'goal'`);
     expect(goal).toEqual({lo: 0, hi: 10, responses: 1});
+  });
+
+  it("ship which raters score which SOTOPIA episodes, and how many of those overlap", async () => {
+    // gpt-4 judged the fixture's 20, judge-x the filler; the two annotators scored the first ANNOTATED fixture episodes.
+    expect(await rows(conn, `SELECT * FROM ${parquet("rater-coverage")}`)).toEqual([
+      {rater: "judge-x", rater_kind: "llm", raters: 1, episodes: FILLER, with_humans: 0, with_two_humans: 0, with_llm: FILLER},
+      {rater: "gpt-4", rater_kind: "llm", raters: 1, episodes: 20, with_humans: ANNOTATED, with_two_humans: ANNOTATED, with_llm: 20},
+      {rater: "human annotators", rater_kind: "human", raters: 2, episodes: ANNOTATED, with_humans: ANNOTATED, with_two_humans: ANNOTATED, with_llm: ANNOTATED},
+    ]);
   });
 
   it("ship words per turn by speaker model: utterances and their words", async () => {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {readdirSync} from "node:fs";
-import {join} from "node:path";
+import {basename, join} from "node:path";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows, type Store} from "../../loaders/store/db.js";
@@ -58,6 +58,96 @@ describe("sotopia-ratings, long layout", () => {
   });
 });
 
+const WIDE = "ID,model,pk,prolific_id,goal_1,goal_2\n";
+const withPlaceholder = (id: string, models = ["judge-x", "gpt-3.5-turbo", "custom_model"]) => dumpRecord(id, {experiment_model_name_pairs: models});
+
+async function storeWithPlaceholders(ids = ["ep-1", "ep-2"]): Promise<Store & {dir: string; log: string}> {
+  const store = await tempStore();
+  const log = writeFile(store.dir, "e.jsonl", jsonl(ids.map((id) => withPlaceholder(id))));
+  await importFiles(store, "sotopia", [log]);
+  return Object.assign(store, {log});
+}
+
+const seatModels = (store: Store) => rows(store.conn, "SELECT episode_id, agent, model FROM participants ORDER BY ALL");
+
+describe("sotopia-ratings naming placeholder seats (custom_model) from the model column", () => {
+  it("names the custom_model seat of each episode, and says so in the summary", async () => {
+    const store = await storeWithPlaceholders();
+    const summary = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "bc.csv", WIDE + "1,BC,ep-1,r1,5,6\n2,BC,ep-1,r2,4,6\n3,BC,ep-2,r1,3,3\n")]);
+    expect(summary.files[0]!.modelNames).toEqual([{placeholder: "custom_model", model: "BC", episodes: 2}]);
+    expect(summary.files[0]!.notes).toEqual([]);
+    expect(await seatModels(store)).toEqual([
+      {episode_id: "ep-1", agent: 1, model: "gpt-3.5-turbo"}, {episode_id: "ep-1", agent: 2, model: "BC"},
+      {episode_id: "ep-2", agent: 1, model: "gpt-3.5-turbo"}, {episode_id: "ep-2", agent: 2, model: "BC"},
+    ]);
+  });
+
+  it("refuses two names for one seat in one file, naming the line, and leaves the store as it was", async () => {
+    const store = await storeWithPlaceholders();
+    const e = await failure(store, WIDE + "1,BC,ep-1,r1,5,6\n2,SR,ep-1,r2,4,6\n");
+    expect([e.line, e.field]).toEqual([3, "model"]);
+    expect(e.problem).toBe('names seat 2 of episode ep-1 (custom_model in its log) "SR", but line 2 named it "BC": one seat cannot be two models');
+  });
+
+  it("refuses a second file that names a seat differently from the first, naming both files and lines", async () => {
+    const store = await storeWithPlaceholders();
+    const first = writeFile(store.dir, "bc.csv", WIDE + "1,BC,ep-1,r1,5,6\n");
+    await importFiles(store, "sotopia-ratings", [first]);
+    const e = await expectImportFailure(store, "sotopia-ratings", [writeFile(store.dir, "sr.csv", WIDE + "1,SR,ep-1,r2,4,6\n")]);
+    expect([e.file, e.line, e.field]).toEqual([join(store.dir, "sr.csv"), 2, "model"]);
+    expect(e.problem).toBe(`names seat 2 of episode ep-1 "SR", but ${first}:2 names it "BC": one seat cannot be two models`);
+    expect(await count(store, "SELECT count(*) FROM participants WHERE model = 'BC'")).toBe(1);
+  });
+
+  it("refuses to guess when both seats are placeholders", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "e.jsonl", jsonl([withPlaceholder("ep-1", ["judge-x", "custom_model", "custom_model"])]))]);
+    const e = await failure(store, WIDE + "1,BC,ep-1,r1,5,6\n");
+    expect([e.line, e.field]).toEqual([2, "model"]);
+    expect(e.problem).toBe('episode ep-1 calls seats 1 and 2 all "custom_model": cannot tell which of them is "BC"');
+  });
+
+  it("leaves seats the log names alone, whatever the model column says", async () => {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", [writeFile(store.dir, "e.jsonl", jsonl([withPlaceholder("ep-1", ["judge-x", "gpt-3.5-turbo", "gpt-4"])]))]);
+    const summary = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "g.csv", WIDE + "1,gpt4,ep-1,r1,5,6\n")]);
+    expect(summary.files[0]!.modelNames).toEqual([]);
+    expect((await seatModels(store)).map((r) => r.model)).toEqual(["gpt-3.5-turbo", "gpt-4"]);
+  });
+
+  it("names the seat again when the episode log changes after the ratings, and takes a name back when the ratings file changes", async () => {
+    const store = await storeWithPlaceholders(["ep-1"]);
+    const ratings = writeFile(store.dir, "r.csv", WIDE + "1,BC,ep-1,r1,5,6\n");
+    await importFiles(store, "sotopia-ratings", [ratings]);
+    // The log changes (another scenario text): its rows are replaced, the seat reads custom_model again, and the stored name is applied.
+    writeFile(store.dir, "e.jsonl", jsonl([withPlaceholder("ep-1", undefined)].map((r) => ({...r, scenario: "changed"}))));
+    const replaced = await importFiles(store, "sotopia", [store.log]);
+    expect(replaced.files[0]!.status).toBe("replaced");
+    expect((await seatModels(store)).map((r) => r.model)).toEqual(["gpt-3.5-turbo", "BC"]);
+    // The ratings file now names the seat SR: the old name goes with the old file's rows.
+    writeFile(store.dir, "r.csv", WIDE + "1,SR,ep-1,r1,5,6\n");
+    await importFiles(store, "sotopia-ratings", [ratings]);
+    expect((await seatModels(store)).map((r) => r.model)).toEqual(["gpt-3.5-turbo", "SR"]);
+    expect(await rows(store.conn, "SELECT episode_id, agent, placeholder, model, line FROM model_names")).toEqual([
+      {episode_id: "ep-1", agent: 2, placeholder: "custom_model", model: "SR", line: 2},
+    ]);
+  });
+
+  it("reads a model column that counts up row by row (a spreadsheet fill series) as one model, and says so", async () => {
+    const store = await storeWithPlaceholders();
+    const csv = WIDE + "1,sr-round2,ep-1,r1,5,6\n2,sr-round3,ep-1,r2,4,6\n3,sr-round4,ep-2,r1,3,3\n";
+    const summary = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "sr.csv", csv)]);
+    expect(summary.files[0]!.modelNames).toEqual([{placeholder: "custom_model", model: "sr-round", episodes: 2}]);
+    expect(summary.files[0]!.notes).toEqual([
+      'the model column counts up row by row ("sr-round2" on line 2 … "sr-round4" on line 4), as a spreadsheet fill series does, and so names one episode differently on different rows: read as one model, "sr-round"',
+    ]);
+    // Counting down is no fill series: the two names for ep-1 are refused.
+    const store2 = await storeWithPlaceholders();
+    const e = await failure(store2, WIDE + "1,sr-round4,ep-1,r1,5,6\n2,sr-round3,ep-1,r2,4,6\n3,sr-round2,ep-2,r1,3,3\n");
+    expect([e.line, e.field]).toEqual([3, "model"]);
+  });
+});
+
 const HUMAN_EVAL = fixture("sotopia-lab__sotopia-pi/human_eval");
 const OTREE = join(HUMAN_EVAL, "otree_project/sotopia_official_study");
 
@@ -96,6 +186,42 @@ describeWithFixtures("sotopia-ratings on the real SOTOPIA annotation files (wide
       AND rater = 'rater-03' AND agent = 1 AND dimension IN ('believability', 'goal') ORDER BY 1`)).toEqual([
       {dimension: "believability", value: 3, rationale: "The phrasing was too formal for the situation and the conversation indicated that more items were picked than the scenario allowed for."},
       {dimension: "goal", value: 5, rationale: "It is hard to judge whether Sophia achieved her goals as the conversation suggested more items were selected than were possible."},
+    ]);
+  });
+
+  it("tells the four fine-tuned models the logs call custom_model apart by the CSVs' model column, 28 episodes each", async () => {
+    const store = await tempStore();
+    const logs = readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f)));
+    const csvs = readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f));
+    await importFiles(store, "sotopia", logs);
+    expect(await count(store, "SELECT count(DISTINCT episode_id) FROM participants WHERE model = 'custom_model'")).toBe(112);
+    const summary = await importFiles(store, "sotopia-ratings", csvs);
+
+    const named = Object.fromEntries(summary.files.map((f) => [basename(f.path), f.modelNames]));
+    expect(named).toEqual({
+      "BC+SR_final.csv": [{placeholder: "custom_model", model: "BC-selftrain-1", episodes: 28}],
+      "BC_final.csv": [{placeholder: "custom_model", model: "BC", episodes: 28}],
+      "SR_final.csv": [{placeholder: "custom_model", model: "mistral-selftrain-round", episodes: 28}],
+      "gpt3.5_final.csv": [],
+      "gpt4_final.csv": [],
+      "mistral-instruct_final.csv": [{placeholder: "custom_model", model: "mistral", episodes: 28}],
+    });
+    // SR_final.csv's model column is mistral-selftrain-round2 … round56, one number per row: the summary says how it was read.
+    expect(summary.files.find((f) => basename(f.path) === "SR_final.csv")!.notes).toEqual([
+      'the model column counts up row by row ("mistral-selftrain-round2" on line 2 … "mistral-selftrain-round56" on line 57), as a spreadsheet fill series does, and so names one episode differently on different rows: read as one model, "mistral-selftrain-round"',
+    ]);
+    // Episodes per model (either seat), from the six oTree folders: 28 per pairing with GPT-3.5, 14 of GPT-3.5 with itself.
+    expect(await rows(store.conn, "SELECT model, count(DISTINCT episode_id)::INT AS episodes FROM participants GROUP BY 1 ORDER BY 1")).toEqual([
+      {model: "BC", episodes: 28}, {model: "BC-selftrain-1", episodes: 28}, {model: "gpt-3.5-turbo", episodes: 154},
+      {model: "gpt-4", episodes: 28}, {model: "mistral", episodes: 28}, {model: "mistral-selftrain-round", episodes: 28},
+    ]);
+    // Each named model sits in the folder of its pairing: the GPT3.5-BC logs are BC's, and so on.
+    expect(await rows(store.conn, `SELECT p.model, list(DISTINCT e.tag) AS tags FROM participants p JOIN episodes e USING (episode_id)
+      WHERE p.model IN ('BC', 'BC-selftrain-1', 'mistral', 'mistral-selftrain-round') GROUP BY 1 ORDER BY 1`)).toEqual([
+      {model: "BC", tags: ["sft-round-2_checkpoint_improve-0_epoch-20_gpt-3.5-turbo_test"]},
+      {model: "BC-selftrain-1", tags: ["sft-selftrain-round-1-filtered-top-4_checkpoint_improve-0_epoch-5_gpt-3.5-turbo_test"]},
+      {model: "mistral", tags: ["mistral-instruct_gpt-3.5-turbo_test"]},
+      {model: "mistral-selftrain-round", tags: ["init-selftrain-round-1_checkpoint_improve-0_epoch-18_gpt-3.5-turbo_test"]},
     ]);
   });
 
