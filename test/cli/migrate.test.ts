@@ -6,6 +6,7 @@ import {execFile} from "node:child_process";
 import {join} from "node:path";
 import {promisify} from "node:util";
 import {describe, expect, it} from "vitest";
+import {migrationFiles} from "../../loaders/store/schema.js";
 import {REPO} from "../helpers/fixtures.js";
 import {fileSha256, oldStore, readFile} from "../helpers/old-store.js";
 import {tempDir} from "../helpers/store.js";
@@ -22,8 +23,13 @@ async function cli(args: string[]): Promise<{code: number; stdout: string; stder
   }
 }
 
-const PENDING = "sociometer: store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version 7 " +
-  "(not applied yet: 006_judge_batches.sql, 007_migration_hashes.sql). Run `sociometer migrate` to upgrade it " +
+// The fixture store is at schema version 5: it lacks every later migration, and the latest names this version.
+const AFTER_5 = migrationFiles().filter((m) => m.version > 5).map((m) => m.name).join(", ");
+const LATEST = migrationFiles().at(-1)!;
+const AT_LATEST = `schema version ${LATEST.version} (${LATEST.name})`;
+
+const PENDING = `sociometer: store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version ${LATEST.version} ` +
+  `(not applied yet: ${AFTER_5}). Run \`sociometer migrate\` to upgrade it ` +
   "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.\n";
 
 describe("sociometer migrate", () => {
@@ -31,12 +37,12 @@ describe("sociometer migrate", () => {
     const db = await oldStore();
     const first = await cli(["migrate", "--db", db]);
     expect(first).toEqual({code: 0, stderr: "",
-      stdout: `store ${db}: applied 006_judge_batches.sql, 007_migration_hashes.sql; now at schema version 7 (007_migration_hashes.sql)\n`});
+      stdout: `store ${db}: applied ${AFTER_5}; now at ${AT_LATEST}\n`});
     expect(await readFile(db, "SELECT list(version ORDER BY version) AS versions, count(sha256)::INTEGER AS hashed FROM schema_migrations"))
-      .toEqual([{versions: [1, 2, 3, 4, 5, 6, 7], hashed: 7}]);
+      .toEqual([{versions: migrationFiles().map((m) => m.version), hashed: migrationFiles().length}]);
     const before = fileSha256(db);
     const second = await cli(["migrate", "--db", db]);
-    expect(second).toEqual({code: 0, stderr: "", stdout: `store ${db}: already at schema version 7 (007_migration_hashes.sql); nothing to apply\n`});
+    expect(second).toEqual({code: 0, stderr: "", stdout: `store ${db}: already at ${AT_LATEST}; nothing to apply\n`});
     expect(fileSha256(db)).toBe(before);
   });
 

@@ -6,6 +6,7 @@ import {createHash} from "node:crypto";
 import {readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
+import {migrationFiles} from "../../loaders/store/schema.js";
 import {openStore, rows, StoreVersionError} from "../../loaders/store/db.js";
 import {COMMITTED_HASHES_PATH} from "../../loaders/store/schema.js";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
@@ -15,6 +16,10 @@ import {tempDir} from "../helpers/store.js";
 
 const MIGRATIONS = join(REPO, "loaders", "store", "migrations");
 const committed = JSON.parse(readFileSync(COMMITTED_HASHES_PATH, "utf8")) as Record<string, string>;
+
+// The fixture store is at schema version 5: it lacks every later migration, and the latest names this version.
+const AFTER_5 = migrationFiles().filter((m) => m.version > 5).map((m) => m.name);
+const LATEST = migrationFiles().at(-1)!;
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as Error);
 
@@ -40,15 +45,16 @@ describe("landed migrations", () => {
 });
 
 describe("opening a store made at schema version 5", () => {
-  it("upgrades it read-write: applies 006 and 007, records every hash, keeps its rows, refreshes dimensions", async () => {
+  it("upgrades it read-write: applies 006 and every later migration, records every hash, keeps its rows, refreshes dimensions", async () => {
     const path = await oldStore();
     // A table of the user's own is no sign of an edited migration.
     await onFile(path, "CREATE TABLE my_notes (note VARCHAR)");
     const store = await openStore(path);
     try {
-      expect(store.migrated).toEqual(["006_judge_batches.sql", "007_migration_hashes.sql"]);
+      expect(store.migrated).toEqual(AFTER_5);
+      expect(AFTER_5.slice(0, 2)).toEqual(["006_judge_batches.sql", "007_migration_hashes.sql"]);
       const applied = await rows<{version: number; name: string; sha256: string}>(store.conn, "SELECT version, name, sha256 FROM schema_migrations ORDER BY version");
-      expect(applied.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(applied.map((m) => m.version)).toEqual(migrationFiles().map((m) => m.version));
       for (const m of applied) expect(m.sha256, m.name).toBe(committed[m.name]);
       expect(await rows(store.conn, "SELECT episode_id, agent, value FROM ratings ORDER BY ALL")).toEqual([
         {episode_id: "ep-old-1", agent: 1, value: 8},
@@ -73,8 +79,8 @@ describe("opening a store made at schema version 5", () => {
     const error = await refusal(openStore(path, {readOnly: true}));
     expect(error).toBeInstanceOf(StoreVersionError);
     expect(error!.message).toBe(
-      "store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version 7 " +
-        "(not applied yet: 006_judge_batches.sql, 007_migration_hashes.sql). Run `sociometer migrate` to upgrade it " +
+      `store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version ${LATEST.version} ` +
+        `(not applied yet: ${AFTER_5.join(", ")}). Run \`sociometer migrate\` to upgrade it ` +
         "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.",
     );
     expect(fileSha256(path)).toBe(before);
@@ -88,7 +94,7 @@ describe("opening a store made at schema version 5", () => {
       expect(error).toBeInstanceOf(StoreVersionError);
       expect(error!.message).toBe(
         "store old.duckdb is at schema version 999 (999_future.sql), newer than this sociometer, which knows up to " +
-          "schema version 7 (007_migration_hashes.sql): it does not know 999_future.sql. Open the store with the sociometer " +
+          `schema version ${LATEST.version} (${LATEST.name}): it does not know 999_future.sql. Open the store with the sociometer ` +
           "that wrote it, or rebuild it with this one by importing its sources into a new store (--db NEW_FILE). " +
           "Its 1 source file(s), by format: sociometer import sotopia old-episodes.jsonl.",
       );
@@ -142,7 +148,7 @@ describe("opening a store made at schema version 5", () => {
       const error = await refusal(openStore(path, {readOnly}));
       expect(error).toBeInstanceOf(StoreVersionError);
       expect(error!.message).toBe(
-        "store old.duckdb, at schema version 7 (007_migration_hashes.sql), recorded migration 002_hsii.sql with sha256 " +
+        `store old.duckdb, at schema version ${LATEST.version} (${LATEST.name}), recorded migration 002_hsii.sql with sha256 ` +
           "000000000000…, but this sociometer's 002_hsii.sql has sha256 7ff0fa72607c…: the migration changed after the " +
           "store was made, so its tables may not be what this version expects. `sociometer migrate` cannot repair that; " +
           "rebuild the store by importing its sources into a new store (--db NEW_FILE). " +
