@@ -1,24 +1,11 @@
 // `sociometer audit FILE` as a user runs it: a child process, verdicts on stdout in three formats, errors on stderr.
 
-import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {describe, expect, it} from "vitest";
 import {openStore} from "../../loaders/store/db.js";
-import {REPO} from "../helpers/fixtures.js";
+import {cli} from "../helpers/cli.js";
 import {tempDir, writeFile} from "../helpers/store.js";
 
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const x = e as {code: number; stdout: string; stderr: string};
-    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
-  }
-}
 
 const LIFELONG = join("data", "audits", "lifelong-table-1.csv");
 

@@ -1,27 +1,15 @@
 // The CLI as a user runs it: a real child process, stdout for results, stderr for messages, exit codes.
 
 import {describe, expect, it} from "vitest";
-import {execFile} from "node:child_process";
 import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {REPO, describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
+import {cli} from "../helpers/cli.js";
 import {tempDir, writeFile} from "../helpers/store.js";
 import {pearson} from "../../src/lib/inference.js";
 import {mean} from "../../src/lib/stats.js";
 
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const x = e as {code: number; stdout: string; stderr: string};
-    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
-  }
-}
 
 describe("sociometer CLI", () => {
   it("prints help listing formats and reports", async () => {

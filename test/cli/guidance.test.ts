@@ -3,26 +3,14 @@
 // first import leaves no store behind.
 
 import {describe, expect, it} from "vitest";
-import {execFile} from "node:child_process";
 import {createHash} from "node:crypto";
 import {existsSync, readFileSync} from "node:fs";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {describeWithFixtures, fixture, REPO} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
+import {cli} from "../helpers/cli.js";
 import {tempDir, writeFile} from "../helpers/store.js";
 
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const x = e as {code: number; stdout: string; stderr: string};
-    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
-  }
-}
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 

@@ -2,26 +2,13 @@
 // not at this version's schema: a clear refusal, never a Binder error, and
 // read-only commands leave the store's bytes as they were.
 
-import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {describe, expect, it} from "vitest";
 import {migrationFiles} from "../../loaders/store/schema.js";
-import {REPO} from "../helpers/fixtures.js";
 import {fileSha256, oldStore, readFile} from "../helpers/old-store.js";
+import {cli} from "../helpers/cli.js";
 import {tempDir} from "../helpers/store.js";
 
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
-  try {
-    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
-    return {code: 0, stdout, stderr};
-  } catch (e) {
-    const x = e as {code: number; stdout: string; stderr: string};
-    return {code: x.code, stdout: x.stdout, stderr: x.stderr};
-  }
-}
 
 // The fixture store is at schema version 5: it lacks every later migration, and the latest names this version.
 const AFTER_5 = migrationFiles().filter((m) => m.version > 5).map((m) => m.name).join(", ");
