@@ -4,7 +4,8 @@
 import {existsSync} from "node:fs";
 import {basename} from "node:path";
 import {readAuditFile, resolveCells} from "../audit/read.js";
-import {openStore, type Store} from "../store/db.js";
+import type {Store} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {DEFAULT_MAX_DENOMINATOR, reportedDigits} from "../../src/lib/audit.js";
 import {auditTables, denominatorDetail, shown, signed, toleranceText, verdictText, type AuditReport, type CellResult} from "../../src/lib/audit-verdicts.js";
 import {render, type OutputFormat} from "./output.js";
@@ -19,7 +20,7 @@ export interface AuditCommandOptions {
 export async function auditFile(path: string, {dbPath, maxN}: {dbPath: string; maxN?: number}): Promise<AuditReport> {
   const cells = readAuditFile(path);
   let store: Store | null = null;
-  if (cells.some((c) => c.query) && existsSync(dbPath)) store = await openStore(dbPath, {readOnly: true});
+  if (cells.some((c) => c.query) && existsSync(dbPath)) store = await openStoreWhenFree(dbPath, {readOnly: true});
   try {
     return auditTables(await resolveCells(cells, path, store), {maxN});
   } finally {

@@ -83,12 +83,16 @@ async function withStore<T>(dbPath: string, readOnly: boolean, fn: (s: Store) =>
   if (readOnly && !existsSync(dbPath)) throw new Error(`no store at ${dbPath}; import something first (sociometer import-samples)`);
   // A command that fails on the store it was about to create leaves nothing: an
   // empty store of some megabytes would look like data, and say nothing of the failure.
-  const creating = !readOnly && !existsSync(dbPath);
+  let creating = !readOnly && !existsSync(dbPath);
   let succeeded = false;
   let store: Store | undefined;
   try {
     // Another process (an import, a build taking its copy) may hold the store for a while: wait for it, saying so.
-    store = await openStoreWhenFree(dbPath, {readOnly});
+    // A store held by another is that process's, even if it was created while this one started: never remove it.
+    store = await openStoreWhenFree(dbPath, {readOnly, onWait: (message) => {
+      creating = false;
+      process.stderr.write(`${message}\n`);
+    }});
     const result = await fn(store);
     succeeded = true;
     return result;

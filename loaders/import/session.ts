@@ -128,7 +128,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const previous = byPath.get(path);
       // A file is read as one format: the same path under another format is a slip, never "unchanged".
       if (previous && previous.format !== format.name) {
-        throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${basename(path)} brings it up to date)`);
+        throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${path} brings it up to date)`);
       }
       if (previous && sha === previous.sha256) {
         summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: []});
@@ -144,7 +144,12 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const planned: {path: string; sha: string | null; state: FileState; status: FileStatus}[] = [];
     const shasNow = new Map<string, string>();
     for (const {path, sha, state, previous} of candidates) {
-      const sameAs = sha === null ? undefined : bySha.get(sha)?.path ?? shasNow.get(sha);
+      const storedCopy = sha === null ? undefined : bySha.get(sha);
+      // A copy of a file stored under another format is no more "unchanged" than the file itself would be.
+      if (storedCopy && storedCopy.format !== format.name) {
+        throw new ImportError(path, null, null, `holds the same bytes as ${storedCopy.path}, which is in the store as ${storedCopy.format}, not ${format.name}; a file is read as one format`);
+      }
+      const sameAs = storedCopy?.path ?? (sha === null ? undefined : shasNow.get(sha));
       if (sameAs !== undefined) {
         // Its rows are already there, under the other path; a replaced file's own old rows are gone.
         summaries.push({
@@ -308,7 +313,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     }
     if (summaries.some((f) => f.modelNames.length)) await checkModelNameConflicts(store);
     // Episodes written again (a changed log) get back the names ratings files gave their placeholder seats.
-    if (added.size || summaries.some((f) => f.modelNames.length)) await applyModelNames(store);
+    // So do seats whose names a removed or replaced ratings file took back while another file still gives them.
+    if (added.size || removedSources || summaries.some((f) => f.modelNames.length)) await applyModelNames(store);
     if (chained) await checkChainPositions(store, added);
     if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);

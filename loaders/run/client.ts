@@ -8,7 +8,7 @@ import {cachedCall, requestHash, storeCall} from "./cache.js";
 import type {Chat, ChatRequest, ChatResponse} from "./chat.js";
 import {Limiter} from "./limiter.js";
 import {priceEntry, type PriceTable} from "./prices.js";
-import {redact} from "./redact.js";
+import {redact, redactAnswer} from "./redact.js";
 import {DEFAULT_RETRY, delayBefore, isEndpointBroken, isRetryable, retryAfterMs, type RetryPolicy} from "./retry.js";
 
 export interface ClientOptions {
@@ -212,8 +212,8 @@ export function createChat(options: ClientOptions = {}): ChatClient {
     const completion = await withRetries(() => openai().chat.completions.create(completionBody(request)));
     const choice = completion.choices?.[0];
     // An endpoint may echo the key it was sent (in any field): nothing it says is kept or shown unredacted.
-    const text = redact(choice?.message?.content ?? "", secrets);
-    const said = (value: string | null | undefined) => (value ? redact(value, secrets) : null);
+    const text = redactAnswer(choice?.message?.content ?? "", secrets);
+    const said = (value: string | null | undefined) => (value ? redactAnswer(value, secrets) : null);
     const promptTokens = completion.usage?.prompt_tokens ?? 0;
     const completionTokens = completion.usage?.completion_tokens ?? 0;
     const priced = options.prices ? priceEntry(options.prices, request.model) : null;
@@ -268,7 +268,7 @@ export function createChat(options: ClientOptions = {}): ChatClient {
       return batchInfo(await withRetries(() => openai().batches.retrieve(batchId)), secrets);
     },
     async content(fileId) {
-      return withRetries(async () => redact(await (await openai().files.content(fileId)).text(), secrets));
+      return withRetries(async () => redactAnswer(await (await openai().files.content(fileId)).text(), secrets));
     },
   };
 
@@ -279,7 +279,7 @@ export function createChat(options: ClientOptions = {}): ChatClient {
       if (hit) {
         stats.cached++;
         // Kept before answers were redacted, an answer may still hold the key.
-        return {...hit, text: redact(hit.text, secrets), cached: true};
+        return {...hit, text: redactAnswer(hit.text, secrets), cached: true};
       }
     }
     // The same request asked twice at once is sent once.

@@ -50,14 +50,29 @@ export function secretForms(secret: string): string[] {
  * a long one wherever it occurs, a short one (a local server's "abc") as a
  * whole token only, so that a key that happens to be a word ("test") does not
  * blank "test-run" or "test-model". Whatever follows "Bearer" or "api_key=" is
- * replaced in any case. Every answer of an endpoint (content, error body,
- * batch file) passes through it before it is stored or printed.
+ * replaced in any case. For errors and whatever the workbench prints; answers
+ * go through redactAnswer.
  */
 export function redact(text: string, secrets: readonly (string | undefined | null)[]): string {
-  let out = text.replace(CREDENTIAL_CONTEXT, (_, before: string) => `${before}***`);
+  return replaceForms(text.replace(CREDENTIAL_CONTEXT, (_, before: string) => `${before}***`), secrets);
+}
+
+/**
+ * What an endpoint answered (a reply, a judge's rationale, a batch output
+ * file), before it is stored or played back: every form of each key of
+ * LONG_SECRET characters or more, and nothing else. Unlike redact, it leaves
+ * words alone ("the bearer of bad news", "the API key: none" are a model's
+ * text, not credentials), and a short key, which a reply may use as a word.
+ */
+export function redactAnswer(text: string, secrets: readonly (string | undefined | null)[]): string {
+  return replaceForms(text, secrets.filter((s): s is string => !!s && s.length >= LONG_SECRET));
+}
+
+function replaceForms(text: string, secrets: readonly (string | undefined | null)[]): string {
   const given = secrets.filter((s): s is string => !!s).flatMap(secretForms);
   // Longest first: a whole encoded form goes before the core it contains.
   const distinct = [...new Set(given)].sort((a, b) => b.length - a.length);
+  let out = text;
   for (const s of distinct) {
     out = s.length >= LONG_SECRET
       ? out.split(s).join("***")

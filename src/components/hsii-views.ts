@@ -73,7 +73,7 @@ export function cotTable(rows: readonly (CotSummary & {model: string})[], {thres
   table.setAttribute("data-testid", "cot-table");
   const head = table.createTHead().insertRow();
   head.append(el("th", "Model"));
-  for (const h of ["(case, COT) runs", "success without COT", `success with COT (within ${cap})`, `rounds to reach ${threshold}`, `complexity (cap ${cap})`]) head.append(el("th", h, "num"));
+  for (const h of ["runs (episode, COT variant)", "success without COT", `success with COT (within ${cap})`, `rounds to reach ${threshold}`, `complexity (cap ${cap})`]) head.append(el("th", h, "num"));
   const body = table.createTBody();
   for (const r of rows) {
     const tr = body.insertRow();
@@ -134,7 +134,7 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
   } as TopLevelSpec;
 }
 
-/** The share of (case, COT) runs solved within k rounds, one line per model, with the threshold as a rule. */
+/** The share of runs (episode, COT variant) solved within k rounds, one line per model, with the threshold as a rule. */
 export function successCurve(points: readonly {model: string; k: number; share: number}[], {width, threshold, cap}: {width: number; threshold: number; cap: number}): TopLevelSpec {
   return {
     title: `Share solved within k rounds (cap ${cap}); dashed: the threshold ${threshold}`,

@@ -14,7 +14,7 @@ import {dirname} from "node:path";
 import {fileURLToPath} from "node:url";
 import {rows} from "../../loaders/store/db.js";
 import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
-import {hasKeySql, redactedTextSql} from "./redaction.js";
+import {hasKeySql, ident, redactedTextSql} from "./redaction.js";
 
 /**
  * The most rows of one store table the site ships (the first in the store's
@@ -87,8 +87,7 @@ export interface TablePlan {
   withheld: WithheldColumn[];
 }
 
-/** A double-quoted SQL identifier. */
-export const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+export {ident};
 
 /** Table names become file names and identifiers in the page: letters, digits and _ only. */
 export const isSimpleName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);

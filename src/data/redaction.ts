@@ -7,7 +7,8 @@ import {rows} from "../../loaders/store/db.js";
 
 /** Substrings shaped like credentials: OpenAI / Anthropic / Hugging Face / GitHub / Google / AWS keys, bearer tokens, `api_key: …` pairs. RE2 syntax (DuckDB). */
 export const KEY_PATTERN = [
-  "sk-[A-Za-z0-9_-]{16,}",
+  // At a word's start: "ask-for-help-with-…" or "task-…" ids are no keys.
+  "\\bsk-[A-Za-z0-9_-]{16,}",
   "hf_[A-Za-z0-9]{20,}",
   "gh[pousr]_[A-Za-z0-9]{20,}",
   "AIza[0-9A-Za-z_-]{30,}",
@@ -28,7 +29,8 @@ export const redactedTextSql = (sql: string): string => `regexp_replace(${sql}, 
 /** SQL: whether the text `sql` holds a key-shaped substring. */
 export const hasKeySql = (sql: string): string => `regexp_matches(${sql}, ${PATTERN_LITERAL})`;
 
-const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+/** A double-quoted SQL identifier. */
+export const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** The query `sql` with each of its text columns (and lists of text) passed through redactedTextSql; other columns as they are. */
 export async function redactedQuery(conn: DuckDBConnection, sql: string): Promise<string> {

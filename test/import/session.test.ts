@@ -125,7 +125,11 @@ describe("fingerprints", () => {
     const file = writeFile(store.dir, "tasks.json", readFileSync("data/samples/stss/tasks.json"));
     await importFiles(store, "stss-tasks", [file]);
     const e = await expectImportFailure(store, "stss", [file]);
-    expect(e.message).toBe(`${file}: is in the store as stss-tasks, not stss; a file is read as one format (sociometer import stss-tasks tasks.json brings it up to date)`);
+    expect(e.message).toBe(`${file}: is in the store as stss-tasks, not stss; a file is read as one format (sociometer import stss-tasks ${file} brings it up to date)`);
+    // A copy of it under another name is refused the same way, not reported unchanged.
+    const copy = writeFile(store.dir, "copy.json", readFileSync(file));
+    const c = await expectImportFailure(store, "stss", [copy]);
+    expect(c.message).toBe(`${copy}: holds the same bytes as ${file}, which is in the store as stss-tasks, not stss; a file is read as one format`);
   });
 
   it("the same content at another path is also unchanged, and says where it came from", async () => {

@@ -133,6 +133,17 @@ describe("sotopia-ratings naming placeholder seats (custom_model) from the model
     ]);
   });
 
+  it("keeps a seat's name while another ratings file still gives it, when one file naming it changes", async () => {
+    const store = await storeWithPlaceholders(["ep-1"]);
+    const a = writeFile(store.dir, "a.csv", WIDE + "1,BC,ep-1,r1,5,6\n");
+    await importFiles(store, "sotopia-ratings", [a, writeFile(store.dir, "b.csv", WIDE + "1,BC,ep-1,r2,4,6\n")]);
+    // a.csv no longer names the model: its claim goes, b.csv's stays, and the seat keeps its name.
+    writeFile(store.dir, "a.csv", WIDE + "1,,ep-1,r1,5,6\n");
+    const changed = await importFiles(store, "sotopia-ratings", [a]);
+    expect(changed.files[0]!.status).toBe("replaced");
+    expect((await seatModels(store)).map((r) => r.model)).toEqual(["gpt-3.5-turbo", "BC"]);
+  });
+
   it("reads a model column that counts up row by row (a spreadsheet fill series) as one model, and says so", async () => {
     const store = await storeWithPlaceholders();
     const csv = WIDE + "1,sr-round2,ep-1,r1,5,6\n2,sr-round3,ep-1,r2,4,6\n3,sr-round4,ep-2,r1,3,3\n";

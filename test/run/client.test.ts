@@ -211,6 +211,16 @@ describe("chat client against a local OpenAI-compatible server", () => {
       'Authorization: Bearer ***; api_key=*** {"api-key": "***"} API key provided: ***');
   });
 
+  it("takes the key out of an answer in each of its forms, and leaves the model's words alone", async () => {
+    const said = `I hate to be the bearer of bad news: the API key: none. Bearer ${KEY}, or ${Buffer.from(KEY).toString("base64")}; test passed.`;
+    const s = await serve(() => ({kind: "answer", content: said}));
+    const answer = await createChat({baseURL: s.url, apiKey: KEY, retry: FAST}).chat(request("x"));
+    expect(answer.text).toBe("I hate to be the bearer of bad news: the API key: none. Bearer ***, or ***; test passed.");
+    // A short key is a word an answer may use: answers keep it (errors and printed text do not, above).
+    const local = await serve(() => ({kind: "answer", content: "the test passed"}));
+    expect((await createChat({baseURL: local.url, apiKey: "test", retry: FAST}).chat(request("x"))).text).toBe("the test passed");
+  });
+
   it("refuses a base URL with user:password at once, without the password, instead of retrying connection errors", () => {
     expect(() => createChat({baseURL: "http://me:s3cr3t-pw@127.0.0.1:9/v1"})).toThrow(
       "the base URL http://127.0.0.1:9/v1 holds a user name or password (user:password@host), which requests cannot carry");
