@@ -5,7 +5,7 @@
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {migrationFiles} from "../../loaders/store/schema.js";
-import {fileSha256, oldStore, readFile} from "../helpers/old-store.js";
+import {fileSha256, oldStore, pendingMigrationsMessage, readFile} from "../helpers/old-store.js";
 import {cli} from "../helpers/cli.js";
 import {tempDir} from "../helpers/store.js";
 
@@ -15,9 +15,7 @@ const AFTER_5 = migrationFiles().filter((m) => m.version > 5).map((m) => m.name)
 const LATEST = migrationFiles().at(-1)!;
 const AT_LATEST = `schema version ${LATEST.version} (${LATEST.name})`;
 
-const PENDING = `sociometer: store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version ${LATEST.version} ` +
-  `(not applied yet: ${AFTER_5}). Run \`sociometer migrate\` to upgrade it ` +
-  "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.\n";
+const PENDING = `sociometer: ${pendingMigrationsMessage()}\n`;
 
 describe("sociometer migrate", () => {
   it("upgrades a schema-version-5 store, says what it applied, and has nothing to do the second time", async () => {

@@ -6,6 +6,7 @@ import {createHash} from "node:crypto";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
 import {rows} from "../../loaders/store/db.js";
+import {migrationFiles} from "../../loaders/store/schema.js";
 import {REPO} from "./fixtures.js";
 import {tempDir} from "./store.js";
 
@@ -44,3 +45,17 @@ export async function oldStore(): Promise<string> {
 
 /** The sha256 of a file's bytes, to prove a command left it as it was. */
 export const fileSha256 = (path: string): string => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+/**
+ * What a read-only open says of the oldStore(): the migrations it lacks, up to
+ * this version's latest, taken from the migration list so that adding a
+ * migration changes no test's expected text.
+ */
+export function pendingMigrationsMessage(): string {
+  const files = migrationFiles();
+  const latest = files.at(-1)!;
+  const missing = files.filter((m) => m.version > 5).map((m) => m.name).join(", ");
+  return `store old.duckdb is at schema version 5 (005_runs.sql); this sociometer needs schema version ${latest.version} ` +
+    `(not applied yet: ${missing}). Run \`sociometer migrate\` to upgrade it ` +
+    "(--db FILE for a store other than data/sociometer.duckdb); commands that write, such as import, upgrade it too.";
+}
