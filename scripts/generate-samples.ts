@@ -48,14 +48,14 @@ export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEE
   writeFileSync(stssFiles[0]!, JSON.stringify(stss.tasks, null, 1) + "\n");
   writeFileSync(stssFiles[1]!, toJsonl(stss.conversations));
   writeFileSync(stssFiles[2]!, toJsonl(stss.runs));
-  files.push(...stssFiles);
+  for (const f of stssFiles) files.push(f);
   const ibDir = join(outDir, "informativebench");
   mkdirSync(ibDir, {recursive: true});
   const ib = informativebenchSamples(seed);
   const ibFiles = [join(ibDir, "schedules.jsonl"), join(ibDir, "results.jsonl")];
   writeFileSync(ibFiles[0]!, toJsonl(ib.schedules));
   writeFileSync(ibFiles[1]!, toJsonl(ib.results));
-  files.push(...ibFiles);
+  for (const f of ibFiles) files.push(f);
   return {files, samples};
 }
 

@@ -53,7 +53,7 @@ function ratingsOf(episodeId: string, entries: Json[], seats: number): RatingRec
       const setName = asString(o.checkpoint_set ?? PAPER_CHECKPOINTS.name, `${f}.checkpoint_set`);
       const set = CHECKPOINT_SETS.find((s) => s.name === setName);
       if (!set) throw new RecordProblem(`${f}.checkpoint_set`, `unknown checklist (expected one of ${CHECKPOINT_SETS.map((s) => s.name).join(", ")})`);
-      out.push(...checkpointRatings(o.checkpoints, `${f}.checkpoints`, set, base));
+      for (const r of checkpointRatings(o.checkpoints, `${f}.checkpoints`, set, base)) out.push(r);
     }
   });
   return out;

@@ -98,7 +98,7 @@ export function episodeFromConversation(r: JsonObject, ctx: ReadContext): Episod
       if (!(LEVELS as readonly string[]).includes(key)) throw new RecordProblem(`conditions.${key}`, `unknown level; expected ${LEVELS.join(" or ")}`);
     }
     for (const level of LEVELS) {
-      if (conditions[level] !== undefined) episode.ratings.push(...levelRatings(episodeId, level, conditions[level]!, defaults));
+      if (conditions[level] !== undefined) for (const r of levelRatings(episodeId, level, conditions[level]!, defaults)) episode.ratings.push(r);
     }
   }
   episode.tables = {stss_conversations: [{task_id: taskId, conversation_id: conversationId, architecture, performer, partner}]};

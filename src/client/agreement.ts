@@ -135,7 +135,7 @@ export function differenceView(instances: readonly PairedInstance[], dimension: 
   const diffs: number[] = [];
   for (const key of keys) {
     const part = instances.filter((i) => i.dimension === key);
-    diffs.push(...differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs);
+    for (const d of differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs) diffs.push(d);
   }
   const spread = dimension !== "all" && basis === "dimension" ? sd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
   return {diffs, spread: spread !== null && Number.isFinite(spread) ? spread : null};

@@ -114,7 +114,7 @@ export function whereClause(columns: readonly ColumnInfo[], state: Pick<BrowseSt
   for (const filter of state.filters) {
     const f = filterSql(filter, columns);
     parts.push(f.sql);
-    params.push(...f.params);
+    for (const p of f.params) params.push(p);
   }
   return {sql: parts.length ? `WHERE ${parts.join(" AND ")}` : "", params};
 }

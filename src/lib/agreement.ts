@@ -2,7 +2,7 @@
 // An instance is one (episode, agent) on one dimension.
 
 import {pearson, spearman, type Correlation} from "./inference.js";
-import {mean, sd} from "./stats.js";
+import {extremes, mean, sd} from "./stats.js";
 
 /**
  * Equal-width bin of a score: k bins over [lo, hi], each of width (hi − lo)/k,
@@ -92,8 +92,7 @@ export function perceivedRanges(instances: readonly JudgedInstance[]): Perceived
   let below = 0;
   for (const i of instances) {
     if (i.humans.length < 2) continue;
-    const min = Math.min(...i.humans);
-    const max = Math.max(...i.humans);
+    const {min, max} = extremes(i.humans);
     n++;
     if (i.judge > max) above++;
     else if (i.judge < min) below++;

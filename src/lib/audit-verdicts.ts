@@ -9,6 +9,7 @@ import {
 } from "./audit.js";
 import {auditFormula, type AuditInputs} from "./audit-formulas.js";
 import type {AuditCell} from "./audit-csv.js";
+import {extremes} from "./stats.js";
 
 export interface AuditOptions {
   /** Largest denominator searched when inferring n behind a share (default 10,000). */
@@ -200,7 +201,7 @@ function plainMatch(ok: readonly CellResult[], are: boolean, cross: (c: CellResu
 function boundedMatch(cells: readonly CellResult[], subject: string): string {
   const one = subject === "it";
   const bounds = cells.map((c) => c.tolerance!);
-  const [lo, hi] = [Math.min(...bounds), Math.max(...bounds)];
+  const {min: lo, max: hi} = extremes(bounds);
   const range = boundText(lo) === boundText(hi) ? `±${boundText(hi)}` : `±${boundText(lo)} to ±${boundText(hi)}`;
   const auto = cells.filter((c) => c.toleranceAuto).length;
   const origin = auto === cells.length ? "the error the inputs' printed digits allow, propagated through the formula"
@@ -310,8 +311,9 @@ export function summarizeTable(results: readonly CellResult[], options: AuditOpt
     let text: (are: boolean) => string;
     if (!ok.length) {
       const diffs = g.cells.map((c) => c.difference);
-      const d = Math.max(...g.cells.map(digitsOf));
-      const range = k === 1 ? `by ${signed(diffs[0]!, d)}` : `by ${signed(Math.min(...diffs), d)} to ${signed(Math.max(...diffs), d)}`;
+      const d = extremes(g.cells.map(digitsOf)).max;
+      const {min: low, max: high} = extremes(diffs);
+      const range = k === 1 ? `by ${signed(diffs[0]!, d)}` : `by ${signed(low, d)} to ${signed(high, d)}`;
       const unit = g.cells.some((c) => isPercent(c.reported)) ? " points" : "";
       const shareText = share ? sharesText(g.cells, true).replace(/\)$/, `, off ${range}${unit})`) : ` (${range}${unit})`;
       text = (are) => `${are ? "do" : "does"} not reproduce${k === 1 ? "" : ` any of ${are ? "their" : "its"} ${k} cells`}${shareText}`;

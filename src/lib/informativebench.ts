@@ -8,6 +8,7 @@ import {denominatorCheck, commonDenominators, type DenominatorCheck, type Denomi
 import {answerItems, goldItems, goldNames, goldSpans, namesIn, normaliseAnswer, scoreAnswer, type IbMetric, type MatchMode, type ScoreContext} from "./informativebench-answers.js";
 import {DEFAULT_VERIFIER, EASY_TEXT, FIXED_TEXT, unionIntervals, verifySchedule, type Schedule, type ScheduleAnswer, type ScheduleLevel, type VerifierOptions} from "./schedule.js";
 import type {Interval} from "./schedule-time.js";
+import {extremes} from "./stats.js";
 
 export type {IbMetric, MatchMode, VerifierOptions};
 export {DEFAULT_VERIFIER, EASY_TEXT, FIXED_TEXT};
@@ -237,7 +238,7 @@ export function baseSettings(rows: readonly IbResultRow[], spec: BaseSpec = {kin
       out.set(dataset, {key: paper, how: "the paper's base", tiedWith: []});
       continue;
     }
-    const most = Math.max(...byKey.values());
+    const most = extremes(byKey.values()).max;
     const top = [...byKey].filter(([, n]) => n === most).map(([k]) => k)
       .sort((a, b) => distance(a, paper) - distance(b, paper) || b.localeCompare(a));
     const [key, ...tiedWith] = top as [string, ...string[]];

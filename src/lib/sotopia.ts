@@ -3,7 +3,7 @@
 
 import {SOTOPIA_DIMENSIONS, type Dimension} from "./dimensions.js";
 import {studentTTest, type TTest} from "./inference.js";
-import {combineMoments, meanOf, sdOf, type Moments} from "./stats.js";
+import {combineMoments, extremes, meanOf, sdOf, type Moments} from "./stats.js";
 
 /** The pseudo-dimension holding each instance's overall score. */
 export const OVERALL = "overall";
@@ -219,7 +219,7 @@ export function sotopiaHard(
       continue;
     }
     const upperOf = (m: Moments) => meanOf(m) + 3 * sdOf(m);
-    const upper = clamp(rule === "max" ? Math.max(...perModel.map(upperOf)) : upperOf(pooled));
+    const upper = clamp(rule === "max" ? extremes(perModel.map(upperOf)).max : upperOf(pooled));
     const lower = clamp(meanOf(t) - 3 * sdOf(t));
     tasks.push({task_id, difficulty: upper - lower, upper, lower, targetMean: meanOf(t), targetN: t.n});
   }

@@ -68,3 +68,18 @@ export function sd(values: readonly number[], kind: VarianceKind = "sample"): nu
   for (const v of values) ss += (v - m) * (v - m);
   return Math.sqrt(ss / denominator);
 }
+
+/**
+ * The smallest and largest of `values` in one pass ({Infinity, -Infinity} when
+ * there are none, as Math.min() and Math.max() give). Never Math.min(...values):
+ * spreading a list of rows into arguments overflows the call stack past ~100k.
+ */
+export function extremes(values: Iterable<number>): {min: number; max: number} {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return {min, max};
+}

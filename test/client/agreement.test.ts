@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {pText, sameRater, sameRaterText, trustSummary} from "../../src/client/agreement.js";
-import {agreementTable, HUMANS, pairInstances, type RaterScore} from "../../src/lib/agreement.js";
+import {differenceView, pText, sameRater, sameRaterText, trustSummary} from "../../src/client/agreement.js";
+import {agreementTable, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
 import {differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
 
 describe("sameRater", () => {
@@ -46,5 +46,18 @@ describe("halfPointBins", () => {
     expect(halfPointBins(new Array(1176).fill(0))).toEqual([{from: -0.25, to: 0.25, instances: 1176}]);
     const spec = JSON.stringify(differenceHistogram([0, 0, 0], {title: "t", bias: 0, spread: null, width: 600, xTitle: "x"}));
     expect(spec).not.toContain('"bin":{');
+  });
+});
+
+describe("differenceView at 100k episodes", () => {
+  it("gathers 500,000 differences over all dimensions without overflowing the call stack, each A − B", () => {
+    // One dimension's worth of instances at 100k episodes and more: the page once spread them into push(...).
+    const instances = Array.from({length: 500_000}, (_, i): PairedInstance => ({
+      episode_id: `e${i}`, agent: 1, dimension: "goal", lo: 0, hi: 10, played_by: "m", judge: i % 11, humans: [5], other: 5,
+    }) as PairedInstance);
+    const {diffs, spread} = differenceView(instances, "all", "dimension");
+    expect(diffs.length).toBe(500_000);
+    expect([diffs[0], diffs[6], diffs[10]]).toEqual([-5, 1, 5]);
+    expect(spread).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {combineMoments, mean, meanOf, moments, sd, sdOf, varianceOf} from "../../src/lib/stats.js";
+import {combineMoments, extremes, mean, meanOf, moments, sd, sdOf, varianceOf} from "../../src/lib/stats.js";
 
 describe("moments", () => {
   it("give the mean and the sample and population variance of a hand-worked list", () => {
@@ -24,5 +24,17 @@ describe("moments", () => {
     expect(mean([])).toBeNaN();
     expect(sd([4])).toBeNaN();
     expect(varianceOf(moments([4]), "population")).toBe(0);
+  });
+});
+
+describe("extremes", () => {
+  it("gives the smallest and largest value in one pass, as Math.min and Math.max do, for any number of values", () => {
+    expect(extremes([3, -2, 7.5, 0])).toEqual({min: -2, max: 7.5});
+    expect(extremes(new Map([["a", 4], ["b", 9]]).values())).toEqual({min: 4, max: 9});
+    expect(extremes([])).toEqual({min: Infinity, max: -Infinity});
+    // Past the call stack's reach: Math.max(...values) throws a RangeError here.
+    const many = Array.from({length: 500_000}, (_, i) => (i * 7919) % 100_003);
+    expect(() => Math.max(...many)).toThrow(RangeError);
+    expect(extremes(many)).toEqual({min: 0, max: 100_002});
   });
 });

@@ -300,7 +300,7 @@ export async function collectJudgeBatches(store: Store, runId: string, o: Collec
   const left = await rows<{batch_id: string; status: string}>(store.conn, "SELECT batch_id, status FROM judge_batches WHERE run_id = $1 AND collected_at IS NULL ORDER BY submitted_at, batch_id", [runId]);
   result.pending = left.map((b) => result.pending.find((p) => p.id === b.batch_id) ?? {id: b.batch_id, status: b.status, outputFileId: null, errorFileId: null, message: null, counts: null});
   await finishRun(store, w);
-  if (kind.summary) result.notes.push(...await kind.summary(store, runId));
+  if (kind.summary) for (const note of await kind.summary(store, runId)) result.notes.push(note);
   return result;
 }
 
@@ -355,7 +355,7 @@ async function collectOne<I extends JudgeItem, A>(store: Store, kind: JudgeKind<
   const followUp = repairsAsked.filter((a) => !elsewhere.has(a.item.key));
   if (followUp.length) {
     const batches = await submit(store, o.api, w.runId, followUp);
-    result.repairBatches.push(...batches.map((b) => b.batch.id));
+    for (const b of batches) result.repairBatches.push(b.batch.id);
   }
   await commitSoon(store, async () => {
     await store.conn.run("UPDATE judge_batches SET collected_at = now() WHERE batch_id = $1", [info.id]);

@@ -346,7 +346,7 @@ export async function runJudge<I extends JudgeItem, A>(store: Store, kind: Judge
   progress.finish();
 
   await finishRun(store, w);
-  if (kind.summary) result.notes.push(...await kind.summary(store, runId));
+  if (kind.summary) for (const note of await kind.summary(store, runId)) result.notes.push(note);
   return result;
 }
 
