@@ -55,6 +55,23 @@ async function holdStore(store: string): Promise<{release: () => Promise<void>}>
   };
 }
 
+/** What a process says when it finds the live store held. */
+const WAITING = "store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…";
+
+/**
+ * Runs `npx tsx <script> …args` while another process holds the live store:
+ * it must say it waits, then finish once the store is free, with no lock error.
+ */
+async function runWhileHeld(live: string, script: string, args: string[], env: Record<string, string>, out: string): Promise<{code: number | null; stderr: string}> {
+  const holder = await holdStore(live);
+  const child = tsx(script, args, env, out);
+  await until(() => child.stderr().includes(WAITING));
+  await holder.release();
+  const run = await child.done;
+  expect(run.stderr).not.toContain("Could not set lock");
+  return run;
+}
+
 /** Evaluated SOTOPIA episodes as the overview loader counts them, and rows of the explorer's episodes table, from their Parquet outputs. */
 async function shippedCounts(dir: string): Promise<{overview: number; explorer: number}> {
   const probe = await openStore(join(dir, "probe.duckdb"));
@@ -119,7 +136,7 @@ describe("the site build's store", () => {
     await until(() => told.length > 0);
     await holder.release();
     await copying;
-    expect(told).toEqual([`store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…`]);
+    expect(told).toEqual([WAITING]);
     const store = await openStore(copy, {readOnly: true});
     const tables = await rows<{n: number}>(store.conn, "SELECT count(*)::INTEGER AS n FROM held_by_test");
     store.close();
@@ -128,25 +145,15 @@ describe("the site build's store", () => {
   }, 60_000);
 
   it("a loader run while an import holds the store waits for it instead of failing on the lock", async () => {
-    const holder = await holdStore(live);
-    const loader = tsx("src/data/overview.parquet.ts", [], {SOCIOMETER_DB: live}, join(dir, "overview-live.parquet"));
-    await until(() => loader.stderr().includes("store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…"));
-    await holder.release();
-    const run = await loader.done;
+    const run = await runWhileHeld(live, "src/data/overview.parquet.ts", [], {SOCIOMETER_DB: live}, join(dir, "overview-live.parquet"));
     expect(run.code).toBe(0);
-    expect(run.stderr).not.toContain("Could not set lock");
   }, 60_000);
 
   it("an import started while another process holds the store waits for it, then lands", async () => {
-    const holder = await holdStore(live);
     const file = join(dir, "late.jsonl");
     writeFileSync(file, episodes("late", 2));
-    const cli = tsx("loaders/cli/main.ts", ["import", "sotopia", file, "--db", live, "--quiet"], {}, join(dir, "late-import.out"));
-    await until(() => cli.stderr().includes("store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…"));
-    await holder.release();
-    const run = await cli.done;
+    const run = await runWhileHeld(live, "loaders/cli/main.ts", ["import", "sotopia", file, "--db", live, "--quiet"], {}, join(dir, "late-import.out"));
     expect(run.code).toBe(0);
-    expect(run.stderr).not.toContain("Could not set lock");
     const store = await openStore(live, {readOnly: true});
     try {
       expect(await rows(store.conn, "SELECT count(*)::INTEGER AS n FROM episodes WHERE episode_id LIKE 'late-%'")).toEqual([{n: 2}]);
@@ -166,14 +173,9 @@ describe("the site build's store", () => {
   }, 60_000);
 
   it("`npm run store` (before every build and dev) waits for a store an import holds", async () => {
-    const holder = await holdStore(live);
-    const ensure = tsx("scripts/ensure-store.ts", [], {SOCIOMETER_DB: live}, join(dir, "ensure.out"));
-    await until(() => ensure.stderr().includes("store: live.duckdb is in use by another process (an import or a judge run?); waiting up to 120 s for it to finish…"));
-    await holder.release();
-    const run = await ensure.done;
+    const run = await runWhileHeld(live, "scripts/ensure-store.ts", [], {SOCIOMETER_DB: live}, join(dir, "ensure.out"));
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`store: ${live} (your data; left as it is)`);
-    expect(run.stderr).not.toContain("Could not set lock");
   }, 60_000);
 
   it("a build started while an import holds the store waits for it, and ships one state though another import lands during the build", async () => {
