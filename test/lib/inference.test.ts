@@ -3,7 +3,7 @@
 // on the same inputs, and are stored here as literals.
 
 import {describe, expect, it} from "vitest";
-import {incompleteBeta, normalQuantile, studentTTwoSided} from "../../src/lib/distributions.js";
+import {chiSquareUpperTail, fQuantile, fUpperTail, incompleteBeta, normalCdf, normalQuantile, normalTwoSided, signedRankCdf, studentTQuantile, studentTTwoSided} from "../../src/lib/distributions.js";
 import {averageRanks, pearson, spearman, studentTTest} from "../../src/lib/inference.js";
 import {moments} from "../../src/lib/stats.js";
 
@@ -12,21 +12,45 @@ const closeRel = (a: number, b: number, rel: number) => expect(Math.abs(a - b), 
 
 describe("distributions against SciPy", () => {
   it("incomplete beta", () => {
-    closeRel(incompleteBeta(0.3, 2.5, 0.5), 0.018927124071945658, 1e-10);
-    closeRel(incompleteBeta(0.45, 30, 40), 0.6447480085585666, 1e-10);
+    closeRel(incompleteBeta(0.3, 2.5, 0.5), 0.018927124071945658, 1e-12);
+    closeRel(incompleteBeta(0.45, 30, 40), 0.6447480085585666, 1e-12);
   });
 
   it("two-sided Student t tail", () => {
-    closeRel(studentTTwoSided(2.5, 7), 0.04099221858575289, 1e-10);
-    closeRel(studentTTwoSided(-0.3, 1), 0.8144528418445154, 1e-10);
-    closeRel(studentTTwoSided(12, 40), 7.82417130425598e-15, 1e-8);
-    closeRel(studentTTwoSided(1, 1000), 0.31755241808467255, 1e-10);
+    closeRel(studentTTwoSided(2.5, 7), 0.04099221858575289, 1e-12);
+    closeRel(studentTTwoSided(-0.3, 1), 0.8144528418445154, 1e-12);
+    closeRel(studentTTwoSided(12, 40), 7.82417130425598e-15, 1e-12);
+    closeRel(studentTTwoSided(1, 1000), 0.31755241808467255, 1e-12);
   });
 
   it("normal quantile", () => {
-    closeRel(normalQuantile(0.975), 1.959963984540054, 1e-8);
-    closeRel(normalQuantile(0.995), 2.5758293035489004, 1e-8);
-    closeRel(normalQuantile(0.001), -3.090232306167813, 1e-8);
+    closeRel(normalQuantile(0.975), 1.959963984540054, 1e-13);
+    closeRel(normalQuantile(0.995), 2.5758293035489004, 1e-13);
+    closeRel(normalQuantile(0.001), -3.090232306167813, 1e-13);
+  });
+
+  it("quantiles and tails agree with each other at textbook critical values", () => {
+    // t(0.975; 10) = 2.228138851986274, F(0.95; 4, 20) = 2.866081, χ²(0.95; 1) = 1.959963984540054².
+    closeRel(studentTQuantile(0.975, 10), 2.228138851986274, 1e-12);
+    closeRel(studentTTwoSided(studentTQuantile(0.975, 10), 10), 0.05, 1e-12);
+    closeRel(fQuantile(0.95, 4, 20), 2.8660814020156584, 1e-9);
+    closeRel(fUpperTail(fQuantile(0.95, 4, 20), 4, 20), 0.05, 1e-10);
+    closeRel(chiSquareUpperTail(1.959963984540054 ** 2, 1), 0.05, 1e-12);
+    closeRel(normalTwoSided(-1.959963984540054), 0.05, 1e-13);
+    closeRel(normalCdf(0), 0.5, 1e-15);
+    expect(fUpperTail(0, 3, 5)).toBe(1);
+  });
+
+  it("F's upper tail keeps its digits far out, where 1 − cdf would round to 0", () => {
+    // P(F ≥ f) for (1, d) equals the two-sided t tail at t = √f with d degrees of freedom.
+    closeRel(fUpperTail(144, 1, 40), studentTTwoSided(12, 40), 1e-12);
+    expect(fUpperTail(1e6, 2, 50)).toBeGreaterThan(0);
+  });
+
+  it("exact signed-rank distribution: n = 3 has 8 equally likely sign patterns", () => {
+    // W ∈ {0, 1, 2, 3, 3, 4, 5, 6}: P(W ≤ 3) = 5/8, P(W ≤ 0) = 1/8.
+    closeRel(signedRankCdf(3, 3), 5 / 8, 1e-15);
+    closeRel(signedRankCdf(0, 3), 1 / 8, 1e-15);
   });
 });
 
