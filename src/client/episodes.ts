@@ -103,8 +103,13 @@ export interface Viewer {
 }
 
 /** Opens the viewer's two packs (headers only: a few kilobytes). */
-export async function openViewer(listUrl: string | URL, episodesUrl: string | URL, options?: Parameters<typeof openPack>[1]): Promise<Viewer> {
-  const [list, episodes] = await Promise.all([openPack(String(listUrl), options), openPack(String(episodesUrl), options)]);
+export async function openViewer(
+  listUrl: string | URL | Promise<string | URL>,
+  episodesUrl: string | URL | Promise<string | URL>,
+  options?: Parameters<typeof openPack>[1],
+): Promise<Viewer> {
+  // FileAttachment(…).url() is a promise.
+  const [list, episodes] = await Promise.all([openPack(String(await listUrl), options), openPack(String(await episodesUrl), options)]);
   const raw = (list.header.benchmarks ?? []) as Omit<ViewerBenchmark, "label">[];
   return {list, episodes, benchmarks: raw.map((b) => ({...b, label: benchmarkLabel(b.name)}))};
 }
