@@ -15,6 +15,8 @@ import {writeEpisodePack, writeListPack} from "../../src/data/viewer-pack.js";
 import {sotopiaEpisodes, toJsonl} from "../../scripts/samples/sotopia.js";
 import {serveStatic} from "../../scripts/serve.js";
 import {tempDir, tempStore, writeFile} from "../helpers/store.js";
+import {dumpRecord, jsonl} from "../helpers/episodes.js";
+import {fakeKey} from "../helpers/fake-key.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -98,6 +100,28 @@ describe("the viewer's packs", () => {
     const listed = await loadListed(viewer, stss, 700);
     expect(listed.map((e) => e.episode_id)).toEqual(expected.filter((e) => e.benchmark === "stss").slice(0, 700).map((e) => e.episode_id));
     expect((await loadListed(viewer, stss, 1e9)).length).toBe(count("stss"));
+  });
+
+  it("ship key-shaped text as [redacted] and markup as it is; an empty store gives packs with no episode", async () => {
+    const key = fakeKey("abcdefghijklmnopqrstuvwx");
+    const store = await tempStore();
+    const file = writeFile(store.dir, "dump.jsonl", jsonl([dumpRecord("ep-key", {
+      scenario: `Key ${key} <b>bold</b>`,
+      reasoning: `Environment comments: none\nAgent 1 comments:\nbelievability: echoed ${key}\ngoal: got it\nAgent 2 comments:\nbelievability: stiff\n`,
+    })]));
+    await importFiles(store, "sotopia", [file], {});
+    const {viewer} = await servedViewer(store);
+    const detail = (await loadEpisode(viewer, "ep-key"))!;
+    expect(detail.summary.scenario).toBe("Key [redacted] <b>bold</b>");
+    const believability = detail.ratings.find((r) => r.agent === 1 && r.dimension === "believability")!;
+    expect(believability.rationale).toBe("echoed [redacted]");
+    expect(JSON.stringify(detail)).not.toContain(key);
+
+    const empty = await tempStore();
+    const none = await servedViewer(empty);
+    expect(none.viewer.benchmarks).toEqual([]);
+    expect(none.viewer.episodes.header).toMatchObject({episodes: 0, blocks: 1});
+    expect(await loadEpisode(none.viewer, "ep-key")).toBeNull();
   });
 
   it("fetch the same two small reads (index entry, block) to open one episode in a store of 500 or of 4,000 episodes", async () => {
