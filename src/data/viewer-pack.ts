@@ -170,21 +170,26 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   appender.closeSync();
 
   const shipped = "temp.shipped";
-  // Each part as (block, part, sort keys, row as JSON); one sorted stream for all four.
+  // Each part's rows with the column that orders them within an episode.
   const parts = [
-    summarySql(shipped),
-    `SELECT episode_id, agent, model, coalesce(character, '') AS character, coalesce(goal, '') AS goal, coalesce(background, '') AS background
-     FROM participants SEMI JOIN ${shipped} s USING (episode_id)`,
-    `SELECT episode_id, seq, turn, agent, action_type, content FROM messages SEMI JOIN ${shipped} s USING (episode_id)`,
-    `SELECT r.episode_id, r.agent, r.dimension, r.rater, r.rater_kind, r.value, coalesce(r.rationale, '') AS rationale, r.run_id,
-            d.name AS dimension_name, d.abbrev, d.lo, d.hi, d.ord AS dimension_order
-     FROM ratings r JOIN episodes e USING (episode_id) SEMI JOIN ${shipped} s ON s.episode_id = r.episode_id
-     LEFT JOIN dimensions d ON d.benchmark = e.benchmark AND d.dimension = r.dimension`,
+    {sql: summarySql(shipped), order: "0"},
+    {
+      sql: `SELECT episode_id, agent, model, coalesce(character, '') AS character, coalesce(goal, '') AS goal, coalesce(background, '') AS background
+        FROM participants SEMI JOIN ${shipped} s USING (episode_id)`,
+      order: "r.agent",
+    },
+    {sql: `SELECT episode_id, seq, turn, agent, action_type, content FROM messages SEMI JOIN ${shipped} s USING (episode_id)`, order: "r.seq"},
+    {
+      sql: `SELECT r.episode_id, r.agent, r.dimension, r.rater, r.rater_kind, r.value, coalesce(r.rationale, '') AS rationale, r.run_id,
+               d.name AS dimension_name, d.abbrev, d.lo, d.hi, d.ord AS dimension_order
+        FROM ratings r JOIN episodes e USING (episode_id) SEMI JOIN ${shipped} s ON s.episode_id = r.episode_id
+        LEFT JOIN dimensions d ON d.benchmark = e.benchmark AND d.dimension = r.dimension`,
+      order: "r.agent",
+    },
   ];
-  const orderWithin = ["0", "agent", "seq", "agent"];
   const selects: string[] = [];
-  for (const [i, sql] of parts.entries()) {
-    selects.push(`SELECT s.block, ${i} AS part, r.episode_id AS id, ${orderWithin[i] === "0" ? "0" : `r.${orderWithin[i]}`} AS k, to_json(r) AS row
+  for (const [i, {sql, order}] of parts.entries()) {
+    selects.push(`SELECT s.block, ${i} AS part, r.episode_id AS id, ${order} AS k, to_json(r) AS row
       FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
   }
   const writer = new PackWriter(EPISODE_PARTS);
