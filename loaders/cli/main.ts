@@ -14,6 +14,7 @@ import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
+import {exportDataset} from "../store/dataset.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
 import {auditFile, renderAudit} from "./audit.js";
@@ -29,7 +30,7 @@ const USAGE: Readonly<Record<string, string>> = {
   "import-samples": "sociometer import-samples [--db FILE] [--quiet]",
   status: "sociometer status [--sources] [--format table|csv|json] [--db FILE]",
   report: "sociometer report <name> [--format table|csv|json] [--db FILE] [options of the report: sociometer --help]",
-  export: "sociometer export <table> --out FILE.parquet|FILE.csv [--db FILE]",
+  export: "sociometer export <table> --out FILE.parquet|FILE.csv [--db FILE]   or   sociometer export --dataset DIR [--db FILE]",
   audit: "sociometer audit <file.csv> [--format table|csv|json] [--max-n N]",
   formats: "sociometer formats",
 };
@@ -72,6 +73,8 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
   sociometer migrate                  Upgrade the store to this version's schema (pending migrations, one transaction)
   sociometer export <table> --out FILE.parquet|FILE.csv
       Tables: ${EXPORTABLE.join(", ")}
+  sociometer export --dataset DIR
+      Every table as Hive-partitioned Parquet (benchmark=…/source=…) for DuckDB, Spark, Trino, BigQuery (docs/scale.md)
 
 Options for every command:
   --db FILE      the store (default: $SOCIOMETER_DB or data/sociometer.duckdb)
@@ -202,6 +205,7 @@ export async function main(argv: string[]): Promise<number> {
       variance: {type: "string"},
       model: {type: "string", multiple: true},
       out: {type: "string"},
+      dataset: {type: "string"},
       "max-n": {type: "string"},
       rejects: {type: "string"},
       "skip-invalid": {type: "boolean"},
@@ -291,6 +295,14 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "export": {
       const [table] = args;
+      if (values.dataset !== undefined) {
+        if (table !== undefined || values.out !== undefined) throw new Error(`usage: ${USAGE.export}`);
+        const dir = resolve(values.dataset);
+        const manifest = await withStore(dbPath, true, (s) => exportDataset(s.conn, dir));
+        const rowCount = manifest.tables.reduce((n, t) => n + t.rows, 0);
+        process.stderr.write(`wrote ${dir}: ${manifest.tables.length} tables, ${rowCount.toLocaleString("en-US")} rows (dataset.json lists them)\n`);
+        return 0;
+      }
       if (!table || !EXPORTABLE.includes(table)) throw new Error(`usage: sociometer export <table> --out FILE; tables: ${EXPORTABLE.join(", ")}`);
       if (!values.out) throw new Error("--out FILE.parquet or FILE.csv is required");
       const out = resolve(values.out);

@@ -1,8 +1,9 @@
-// Data for the episode viewer: the episode list to search, per benchmark, and
-// one episode's participants, transcript and ratings, read from DuckDB-wasm
-// with bound parameters (episode ids come from logs).
+// Data for the episode viewer: the episode list to search, per benchmark, in
+// pages, and one episode's participants, transcript and ratings, each read
+// from a pack (episode-pack.ts) with range requests: opening an episode
+// fetches its block, never the store's tables, so it costs the same at any size.
 
-import type {Database} from "./duckdb.js";
+import {blockOfId, openPack, type Pack} from "./episode-pack.js";
 
 export interface EpisodeSummary {
   episode_id: string;
@@ -58,20 +59,26 @@ export interface Rating {
 }
 
 export interface EpisodeDetail {
+  summary: EpisodeSummary;
   participants: Participant[];
   messages: Message[];
   ratings: Rating[];
 }
 
-/** A benchmark of the viewer: how many of its episodes with a transcript the site ships, of how many the store holds. */
+/** A benchmark of the viewer: how many episodes with a transcript it has, and where the list pack holds them. */
 export interface ViewerBenchmark {
   name: string;
   label: string;
-  shown: number;
-  total: number;
+  episodes: number;
+  firstPage: number;
+  pages: number;
+  /** Compressed size of its pages: what listing all of them fetches. */
+  bytes: number;
 }
 
-/** Display names, in the order the selector lists them; others follow by name. */
+/** Benchmark names in the order the selector lists them; others follow by name. */
+export const VIEWER_ORDER: readonly string[] = ["sotopia", "lifelong-sotopia", "stss", "hsii", "informativebench"];
+
 const LABELS: ReadonlyMap<string, string> = new Map([
   ["sotopia", "SOTOPIA"],
   ["lifelong-sotopia", "LIFELONG-SOTOPIA"],
@@ -84,67 +91,97 @@ export function benchmarkLabel(name: string): string {
   return LABELS.get(name) ?? name;
 }
 
-/**
- * The benchmarks of the shipped episodes with their counts: shown from the
- * list, total from the overview's `transcripts` (evaluated episodes with at
- * least one message, the same set the viewer draws from).
- */
-export function viewerBenchmarks(episodes: readonly EpisodeSummary[], totals: ReadonlyMap<string, number>): ViewerBenchmark[] {
-  const shown = new Map<string, number>();
-  for (const e of episodes) shown.set(e.benchmark, (shown.get(e.benchmark) ?? 0) + 1);
-  const names = new Set([...shown.keys(), ...[...totals].filter(([, n]) => n > 0).map(([name]) => name)]);
-  const order = [...LABELS.keys()];
-  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
-  return [...names]
-    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => ({name, label: benchmarkLabel(name), shown: shown.get(name) ?? 0, total: totals.get(name) ?? shown.get(name) ?? 0}));
+/** The episodes listed at first, per benchmark: enough to browse and search, one fetch per 500. */
+export const DEFAULT_LIST_SIZE = 5000;
+
+export interface Viewer {
+  /** The list pack: summary rows in pages, by benchmark then id. */
+  list: Pack;
+  /** The episode pack: every episode's rows in blocks by a hash of its id. */
+  episodes: Pack;
+  benchmarks: ViewerBenchmark[];
 }
 
-/** The shipped episodes, and every benchmark that has transcripts in the store. */
-export async function loadEpisodeList(db: Database): Promise<{episodes: EpisodeSummary[]; benchmarks: ViewerBenchmark[]}> {
-  const episodes = await db.query<EpisodeSummary>("SELECT * FROM episodes ORDER BY benchmark, episode_id");
-  const totals = await db.query<{name: string; transcripts: number}>("SELECT name, transcripts FROM overview WHERE section = 'benchmark'");
-  return {episodes, benchmarks: viewerBenchmarks(episodes, new Map(totals.map((t) => [t.name, t.transcripts ?? 0])))};
+/** Opens the viewer's two packs (headers only: a few kilobytes). */
+export async function openViewer(
+  listUrl: string | URL | Promise<string | URL>,
+  episodesUrl: string | URL | Promise<string | URL>,
+  options?: Parameters<typeof openPack>[1],
+): Promise<Viewer> {
+  // FileAttachment(…).url() is a promise.
+  const [list, episodes] = await Promise.all([openPack(String(await listUrl), options), openPack(String(await episodesUrl), options)]);
+  const raw = (list.header.benchmarks ?? []) as Omit<ViewerBenchmark, "label">[];
+  return {list, episodes, benchmarks: raw.map((b) => ({...b, label: benchmarkLabel(b.name)}))};
+}
+
+/** The first `limit` episodes of benchmark `b` by id, fetched page by page from the list pack. */
+export async function loadListed(viewer: Viewer, b: ViewerBenchmark, limit: number): Promise<EpisodeSummary[]> {
+  const pageSize = viewer.list.header.pageSize as number;
+  const pages = Math.min(b.pages, Math.ceil(limit / pageSize));
+  const fetched = await Promise.all(Array.from({length: pages}, (_, i) => viewer.list.block(b.firstPage + i)));
+  const listed: EpisodeSummary[] = [];
+  for (const page of fetched) {
+    for (const row of page.episodes) {
+      if (listed.length === limit) break;
+      listed.push(row as unknown as EpisodeSummary);
+    }
+  }
+  return listed;
+}
+
+/** The list sizes a reader can pick for benchmark `b`: the default and tenfold steps below its count, then all. */
+export function listSizes(b: ViewerBenchmark): number[] {
+  const sizes: number[] = [];
+  for (let n = DEFAULT_LIST_SIZE; n < b.episodes; n *= 10) sizes.push(n);
+  sizes.push(b.episodes);
+  return sizes;
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
+const mb = (bytes: number) => (bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
-/**
- * "N SOTOPIA episodes with a transcript." or, when the site ships fewer than
- * the store holds, "Showing N of M …" and why.
- */
-export function episodeCountText(b: ViewerBenchmark, shippedInAll: number): string {
-  return b.shown < b.total
-    ? `Showing ${fmt(b.shown)} of ${fmt(b.total)} ${b.label} episodes with a transcript, the first by id: the site ships at most ${fmt(shippedInAll)} episodes over all benchmarks, shared between them.`
-    : `${fmt(b.total)} ${b.label} episodes with a transcript.`;
-}
-
-/** What `?episode=` in the page address asks for: the id (null when there is none) and the shipped episode with that id. */
-export function episodeFromAddress(episodes: readonly EpisodeSummary[], search: string): {id: string | null; episode: EpisodeSummary | undefined} {
-  const id = new URLSearchParams(search).get("episode");
-  return {id, episode: id === null ? undefined : episodes.find((e) => e.episode_id === id)};
+/** How a list size reads in the selector: "5,000", or "all 100,000 (7.9 MB)". */
+export function listSizeLabel(b: ViewerBenchmark, n: number): string {
+  return n >= b.episodes ? `all ${fmt(b.episodes)} (${mb(b.bytes)})` : fmt(n);
 }
 
 /**
- * Why the episode `id` of the address is not shown. When the site ships every
- * transcript, the store has no episode with a transcript by that id; when it
- * ships only some, the episode may be one of those left out.
+ * "N SOTOPIA episodes with a transcript." or, when the list holds only the
+ * first of them, how many, why, and how to see the others.
  */
-export function notFoundText(id: string, benchmarks: readonly ViewerBenchmark[]): string {
-  const shown = benchmarks.reduce((s, b) => s + b.shown, 0);
-  const total = benchmarks.reduce((s, b) => s + b.total, 0);
-  const quoted = JSON.stringify(id);
-  return shown < total
-    ? `No episode ${quoted} among the ${fmt(shown)} episodes this site ships; the store holds ${fmt(total)} with a transcript, so it may be one of those left out.`
-    : `No episode ${quoted} in this store with a transcript.`;
+export function listCountText(b: ViewerBenchmark, listed: number): string {
+  if (listed >= b.episodes) return `${fmt(b.episodes)} ${b.label} episodes with a transcript.`;
+  return `The list holds the first ${fmt(listed)} of ${fmt(b.episodes)} ${b.label} episodes with a transcript, by id, so the page stays light at any size: ` +
+    `raise "Episodes listed" to search more (all of them fetch ${mb(b.bytes)}), or open any episode by its id (?episode=<id>).`;
 }
 
-/** The episode the table selects at first: the address's when it is in the list; none when the address names an unknown one; else the first. */
-export function initialEpisode(found: readonly EpisodeSummary[], address: {id: string | null; episode: EpisodeSummary | undefined}): EpisodeSummary | null {
-  if (address.id !== null) {
-    const hit = found.find((e) => e.episode_id === address.id);
+/** What the address asks for: `?episode=A` (null when absent), and `&vs=B` for a side-by-side view (null when absent). */
+export function episodeAddress(search: string): {id: string | null; vs: string | null} {
+  const params = new URLSearchParams(search);
+  return {id: params.get("episode"), vs: params.get("vs")};
+}
+
+/** The address of the side-by-side view of `a` and `b`, relative to the viewer page. */
+export function sideBySideHref(a: string, b: string): string {
+  return `?${new URLSearchParams({episode: a, vs: b})}`;
+}
+
+/** Why the episode `id` of the address is not shown: the site ships every transcript, so the store has none by that id. */
+export function notFoundText(id: string): string {
+  return `No episode ${JSON.stringify(id)} in this store with a transcript.`;
+}
+
+/**
+ * The episode the table selects at first: the address's when it is listed;
+ * none when the address names no episode, or one of this benchmark past the
+ * listed ones (the page shows it from the address); else the first.
+ */
+export function initialEpisode(found: readonly EpisodeSummary[], addressId: string | null, fromAddress: EpisodeSummary | null): EpisodeSummary | null {
+  if (addressId !== null) {
+    const hit = found.find((e) => e.episode_id === addressId);
     if (hit) return hit;
-    if (!address.episode) return null;
+    if (!fromAddress) return null;
+    if (found.length > 0 && found[0].benchmark === fromAddress.benchmark) return null;
   }
   return found[0] ?? null;
 }
@@ -155,20 +192,16 @@ export function listColumns(episodes: readonly EpisodeSummary[]): (keyof Episode
   return ["episode_id", ...optional, "models", "characters", "turns", "synthetic"];
 }
 
-/** Everything the viewer shows about one episode. */
-export async function loadEpisode(db: Database, episodeId: string): Promise<EpisodeDetail> {
-  // One after another: the queries share one connection.
-  const participants = await db.query<Participant>(
-    "SELECT agent, model, character, goal, background FROM participants WHERE episode_id = ? ORDER BY agent",
-    [episodeId],
-  );
-  const messages = await db.query<Message>(
-    "SELECT seq, turn, agent, action_type, content FROM messages WHERE episode_id = ? ORDER BY seq",
-    [episodeId],
-  );
-  const ratings = await db.query<Rating>(
-    "SELECT agent, dimension, rater, rater_kind, value, rationale, run_id, dimension_name, abbrev, lo, hi, dimension_order FROM ratings WHERE episode_id = ?",
-    [episodeId],
-  );
-  return {participants, messages, ratings};
+/** Everything the viewer shows about one episode, from the one block that holds it; null when no episode has that id. */
+export async function loadEpisode(viewer: Pick<Viewer, "episodes">, episodeId: string): Promise<EpisodeDetail | null> {
+  const block = await viewer.episodes.block(blockOfId(episodeId, viewer.episodes.header.blocks));
+  const mine = <T>(part: string): T[] => block[part].filter((r) => r.episode_id === episodeId) as unknown as T[];
+  const [summary] = mine<EpisodeSummary>("episodes");
+  if (!summary) return null;
+  return {
+    summary,
+    participants: mine<Participant>("participants"),
+    messages: mine<Message>("messages"),
+    ratings: mine<Rating>("ratings"),
+  };
 }

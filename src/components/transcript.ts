@@ -4,7 +4,7 @@
 
 import type {Dimension} from "../lib/dimensions.js";
 import {overallScore} from "../lib/sotopia.js";
-import {benchmarkLabel, type EpisodeSummary, type Message, type Participant, type Rating} from "../client/episodes.js";
+import {benchmarkLabel, type EpisodeDetail, type EpisodeSummary, type Message, type Participant, type Rating} from "../client/episodes.js";
 
 /** participants.model of a speaker whose lines come from the benchmark's data (loaders/queries/store-contents.ts). */
 const DATASET_MODEL = "dataset";
@@ -137,4 +137,56 @@ export function agentRatingsView(participant: Participant, ratings: readonly Rat
     card.append(table);
   }
   return card;
+}
+
+/**
+ * One side of the side-by-side view (`?episode=A&vs=B`): the episode's
+ * header, transcript and each agent's ratings stacked, or why it is missing.
+ */
+export function episodeSideView(detail: EpisodeDetail | null, id: string, notFound: string, overall: readonly Pick<Dimension, "key">[]): HTMLElement {
+  const side = el("div", undefined, "episode-side");
+  side.setAttribute("data-testid", "episode-side");
+  side.dataset.episode = id;
+  if (!detail) {
+    side.append(notFoundView(notFound));
+    return side;
+  }
+  side.append(episodeHeaderView(detail.summary), transcriptView(detail.messages, detail.participants));
+  for (const p of detail.participants) side.append(agentRatingsView(p, detail.ratings, overall));
+  return side;
+}
+
+/** One episode: its header, then the transcript beside each agent's ratings. */
+export function episodeView(detail: EpisodeDetail | null, overall: readonly Pick<Dimension, "key">[]): HTMLElement {
+  const root = el("div");
+  root.append(episodeHeaderView(detail?.summary ?? null));
+  if (!detail) return root;
+  const grid = el("div", undefined, "episode-grid");
+  const ratings = el("div");
+  for (const p of detail.participants) ratings.append(agentRatingsView(p, detail.ratings, overall));
+  const transcript = el("div");
+  transcript.append(transcriptView(detail.messages, detail.participants));
+  grid.append(transcript, ratings);
+  root.append(grid);
+  return root;
+}
+
+/** Two episodes next to each other (`?episode=A&vs=B`), with a link back to each one alone. */
+export function sideBySideView(
+  sides: readonly {id: string; detail: EpisodeDetail | null; notFound: string}[],
+  overall: readonly Pick<Dimension, "key">[],
+): HTMLElement {
+  const root = el("div");
+  root.setAttribute("data-testid", "side-by-side");
+  const nav = el("p", "Side by side. Open alone: ");
+  for (const [i, side] of sides.entries()) {
+    const link = el("a", side.id);
+    link.href = `?${new URLSearchParams({episode: side.id})}`;
+    if (i > 0) nav.append(" · ");
+    nav.append(link);
+  }
+  const grid = el("div", undefined, "episode-grid");
+  for (const side of sides) grid.append(episodeSideView(side.detail, side.id, side.notFound, overall));
+  root.append(nav, grid);
+  return root;
 }

@@ -3,12 +3,11 @@
 // recording every console error, uncaught exception and off-machine request.
 
 import {spawn} from "node:child_process";
-import {cpSync, createReadStream, existsSync, mkdirSync, statSync, symlinkSync} from "node:fs";
-import {createServer, type Server} from "node:http";
-import type {AddressInfo} from "node:net";
-import {extname, join, normalize, resolve, sep} from "node:path";
+import {cpSync, mkdirSync, symlinkSync} from "node:fs";
+import {join, sep} from "node:path";
 import type {Browser, BrowserContext, Page} from "playwright-core";
 import {REPO} from "../helpers/fixtures.js";
+import {serveStatic as serveSite} from "../../scripts/serve.js";
 import {sotopiaDimension} from "../../src/lib/dimensions.js";
 
 export {REPO};
@@ -63,42 +62,10 @@ export async function buildSite(storePath: string, workDir: string, env: Record<
   return {dist: join(project, "dist"), log: stdout + stderr, ms: performance.now() - start};
 }
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".wasm": "application/wasm",
-  ".parquet": "application/vnd.apache.parquet",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-};
-
-/** Serves `dir` like a static host serves a Framework build: /sotopia → sotopia.html, / → index.html. */
+/** Serves `dir` like a static host serves a Framework build, with range requests: the server of `npm run serve`. */
 export async function serveStatic(dir: string): Promise<{origin: string; close(): Promise<void>}> {
-  const root = resolve(dir);
-  const server: Server = createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
-    let file = normalize(join(root, pathname));
-    if (file !== root && !file.startsWith(root + sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-    else if (!existsSync(file) && existsSync(`${file}.html`)) file = `${file}.html`;
-    if (!existsSync(file)) {
-      res.writeHead(404, {"content-type": "text/plain"}).end("not found");
-      return;
-    }
-    res.writeHead(200, {"content-type": TYPES[extname(file)] ?? "application/octet-stream"});
-    createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const {port} = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((ok) => server.close(() => ok())),
-  };
+  const {origin, close} = await serveSite(dir);
+  return {origin, close};
 }
 
 /** What went wrong while pages were open: each entry names the page it happened on. */

@@ -1,10 +1,10 @@
-// The episode viewer's and the overview's wording without a browser: which
-// benchmarks the viewer offers with what counts, what it says about an unknown
-// `?episode=`, which episode it selects first, and the synthetic warnings.
+// The episode viewer's and the overview's wording without a browser: the
+// list's sizes and counts, what it says about an unknown `?episode=`, which
+// episode it selects first, and the synthetic warnings.
 
 import {describe, expect, it} from "vitest";
 import {
-  episodeCountText, episodeFromAddress, initialEpisode, listColumns, notFoundText, viewerBenchmarks, type EpisodeSummary,
+  episodeAddress, initialEpisode, listColumns, listCountText, listSizeLabel, listSizes, notFoundText, sideBySideHref, type EpisodeSummary, type ViewerBenchmark,
 } from "../../src/client/episodes.js";
 import {syntheticRowLabel} from "../../src/client/overview.js";
 import {syntheticNoteText} from "../../src/components/synthetic-note.js";
@@ -18,46 +18,45 @@ function episode(episode_id: string, benchmark: string, extra: Partial<EpisodeSu
 
 const LIST = [episode("h1", "hsii", {scenario_id: "case-1", task_type: "workplace"}), episode("s1", "sotopia", {codename: "c"}), episode("s2", "sotopia"), episode("x1", "stss")];
 
-describe("the episode viewer's benchmarks and counts", () => {
-  it("lists every benchmark with transcripts, SOTOPIA first, with shipped and stored counts", () => {
-    // The store holds 5 SOTOPIA and 1 LIFELONG episodes with transcripts the site did not ship.
-    const totals = new Map([["sotopia", 7], ["hsii", 1], ["stss", 1], ["lifelong-sotopia", 1], ["informativebench", 0]]);
-    expect(viewerBenchmarks(LIST, totals)).toEqual([
-      {name: "sotopia", label: "SOTOPIA", shown: 2, total: 7},
-      {name: "lifelong-sotopia", label: "LIFELONG-SOTOPIA", shown: 0, total: 1},
-      {name: "stss", label: "STSS", shown: 1, total: 1},
-      {name: "hsii", label: "HSII", shown: 1, total: 1},
-    ]);
+const SOTOPIA: ViewerBenchmark = {name: "sotopia", label: "SOTOPIA", episodes: 100_000, firstPage: 0, pages: 200, bytes: 8_300_000};
+
+describe("the episode viewer's list", () => {
+  it("offers the default size and tenfold steps below the benchmark's count, then all of them with what that fetches", () => {
+    expect(listSizes(SOTOPIA)).toEqual([5000, 50000, 100000]);
+    expect(listSizes({...SOTOPIA, episodes: 232})).toEqual([232]);
+    expect(listSizes({...SOTOPIA, episodes: 5000})).toEqual([5000]);
+    expect(listSizeLabel(SOTOPIA, 50000)).toBe("50,000");
+    expect(listSizeLabel(SOTOPIA, 100000)).toBe("all 100,000 (7.9 MB)");
+    expect(listSizeLabel({...SOTOPIA, episodes: 232, bytes: 8291}, 232)).toBe("all 232 (8 KB)");
   });
 
-  it("says 'showing N of M' only when the site ships fewer than the store holds", () => {
-    expect(episodeCountText({name: "sotopia", label: "SOTOPIA", shown: 2646, total: 5001}, 5000))
-      .toBe("Showing 2,646 of 5,001 SOTOPIA episodes with a transcript, the first by id: the site ships at most 5,000 episodes over all benchmarks, shared between them.");
-    expect(episodeCountText({name: "stss", label: "STSS", shown: 1064, total: 1064}, 5000)).toBe("1,064 STSS episodes with a transcript.");
+  it("says how many it lists of how many, and how to reach the others, only when it lists fewer than all", () => {
+    expect(listCountText(SOTOPIA, 5000)).toBe(
+      'The list holds the first 5,000 of 100,000 SOTOPIA episodes with a transcript, by id, so the page stays light at any size: ' +
+        'raise "Episodes listed" to search more (all of them fetch 7.9 MB), or open any episode by its id (?episode=<id>).',
+    );
+    expect(listCountText({...SOTOPIA, name: "stss", label: "STSS", episodes: 1064}, 1064)).toBe("1,064 STSS episodes with a transcript.");
   });
 });
 
 describe("an episode named in the address", () => {
-  const all = viewerBenchmarks(LIST, new Map([["sotopia", 2], ["hsii", 1], ["stss", 1]]));
-  const cut = viewerBenchmarks(LIST, new Map([["sotopia", 9], ["hsii", 1], ["stss", 1]]));
-
-  it("is found by its exact id, and an unknown one is named, as given, in the message", () => {
-    expect(episodeFromAddress(LIST, "?episode=x1")).toEqual({id: "x1", episode: LIST[3]});
-    expect(episodeFromAddress(LIST, "")).toEqual({id: null, episode: undefined});
-    const unknown = episodeFromAddress(LIST, "?episode=%3Cb%3Edoesnotexist");
-    expect(unknown).toEqual({id: "<b>doesnotexist", episode: undefined});
-    expect(notFoundText(unknown.id!, all)).toBe(`No episode "<b>doesnotexist" in this store with a transcript.`);
-    // When the site ships 4 of the 11 transcripts, the episode may exist among the others: the message says so.
-    expect(notFoundText("doesnotexist", cut)).toBe(`No episode "doesnotexist" among the 4 episodes this site ships; the store holds 11 with a transcript, so it may be one of those left out.`);
+  it("reads ?episode= and &vs= as given, and names an unknown id, as given, in the message", () => {
+    expect(episodeAddress("?episode=x1")).toEqual({id: "x1", vs: null});
+    expect(episodeAddress("")).toEqual({id: null, vs: null});
+    expect(episodeAddress("?episode=a%26b&vs=%3Cb%3E")).toEqual({id: "a&b", vs: "<b>"});
+    expect(notFoundText("<b>doesnotexist")).toBe(`No episode "<b>doesnotexist" in this store with a transcript.`);
+    expect(sideBySideHref("a&b", "c d")).toBe("?episode=a%26b&vs=c+d");
   });
 
-  it("selects the address's episode, nothing for an unknown id, else the first of the list", () => {
+  it("selects the address's episode, nothing for an unknown id or one past the listed, else the first of the list", () => {
     const sotopia = LIST.filter((e) => e.benchmark === "sotopia");
-    expect(initialEpisode(sotopia, episodeFromAddress(LIST, "?episode=s2"))?.episode_id).toBe("s2");
-    expect(initialEpisode(sotopia, episodeFromAddress(LIST, "?episode=nope"))).toBeNull();
-    expect(initialEpisode(sotopia, episodeFromAddress(LIST, ""))?.episode_id).toBe("s1");
+    expect(initialEpisode(sotopia, "s2", LIST[2])?.episode_id).toBe("s2");
+    expect(initialEpisode(sotopia, "nope", null)).toBeNull();
+    expect(initialEpisode(sotopia, null, null)?.episode_id).toBe("s1");
+    // A SOTOPIA episode the list does not hold (past its size): none selected, the page shows it from the address.
+    expect(initialEpisode(sotopia, "s9", episode("s9", "sotopia"))).toBeNull();
     // The address names an HSII episode and the reader switched to SOTOPIA: its first episode.
-    expect(initialEpisode(sotopia, episodeFromAddress(LIST, "?episode=h1"))?.episode_id).toBe("s1");
+    expect(initialEpisode(sotopia, "h1", LIST[0])?.episode_id).toBe("s1");
   });
 
   it("lists the optional columns some episode of the benchmark fills", () => {

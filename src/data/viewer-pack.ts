@@ -1,0 +1,256 @@
+// Writes the episode viewer's packs (format: src/client/episode-pack.ts) from
+// the store: every episode with a transcript, in blocks the page reads one at
+// a time. Rows leave DuckDB already as JSON text, key-shaped text redacted as
+// in every page data file, and stream through here one block at a time, so
+// the loader's memory does not grow with the store.
+
+import type {DuckDBConnection} from "@duckdb/node-api";
+import {createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {once} from "node:events";
+import {finished, pipeline} from "node:stream/promises";
+import {gzipSync} from "node:zlib";
+import {benchmarkOfSql, evaluatedSql, playerSql} from "../../loaders/queries/store-contents.js";
+import {PACK_MAGIC, blockOfId, indexEntryBytes, type PackHeader} from "../client/episode-pack.js";
+import {VIEWER_ORDER} from "../client/episodes.js";
+import {redactedQuery} from "./redaction.js";
+
+/**
+ * Episodes per block of the episode pack, on average (ids are hashed to
+ * blocks, so a block holds a few more or fewer): what one episode open
+ * fetches. Small enough to stay tens of kilobytes, large enough that the
+ * index (12 + 4 bytes a part per block) stays a small share of the file.
+ */
+export const EPISODES_PER_BLOCK = 8;
+
+/** Episodes per page of the list pack: one fetch when the reader pages or raises the list's size. */
+export const LIST_PAGE_SIZE = 500;
+
+/** The parts of an episode block, in file order. */
+export const EPISODE_PARTS = ["episodes", "participants", "messages", "ratings"] as const;
+
+/** Collects blocks in a scratch file, then writes header, index and blocks to the output. */
+export class PackWriter {
+  private readonly dir = mkdtempSync(join(tmpdir(), "sociometer-pack-"));
+  private readonly scratch: WriteStream = createWriteStream(join(this.dir, "blocks"));
+  private readonly entries: {offset: number; lengths: number[]}[] = [];
+  private size = 0;
+
+  constructor(private readonly parts: readonly string[]) {}
+
+  get blocks(): number {
+    return this.entries.length;
+  }
+
+  /** Compressed size of the block added last. */
+  get lastBlockBytes(): number {
+    return this.entries.at(-1)?.lengths.reduce((s, n) => s + n, 0) ?? 0;
+  }
+
+  /** Appends the next block: for each part, its rows as JSON texts (one object each). */
+  async add(rowsByPart: readonly (readonly string[])[]): Promise<void> {
+    const lengths: number[] = [];
+    const offset = this.size;
+    for (const rows of rowsByPart) {
+      const bytes = gzipSync(`[${rows.join(",")}]`);
+      lengths.push(bytes.length);
+      this.size += bytes.length;
+      if (!this.scratch.write(bytes)) await once(this.scratch, "drain");
+    }
+    this.entries.push({offset, lengths});
+  }
+
+  /** Writes the pack to `out` with `header` (plus parts and block count), and removes the scratch file. */
+  async finish(out: NodeJS.WritableStream, header: Record<string, unknown>): Promise<void> {
+    try {
+      this.scratch.end();
+      await finished(this.scratch);
+      const full: PackHeader = {...header, parts: [...this.parts], blocks: this.entries.length};
+      const headerBytes = Buffer.from(JSON.stringify(full), "utf8");
+      const entryBytes = indexEntryBytes(this.parts.length);
+      const blocksStart = 8 + headerBytes.length + this.entries.length * entryBytes;
+      const head = Buffer.alloc(blocksStart);
+      head.write(PACK_MAGIC, 0, "latin1");
+      head.writeUInt32LE(headerBytes.length, 4);
+      headerBytes.copy(head, 8);
+      for (const [k, {offset, lengths}] of this.entries.entries()) {
+        const at = 8 + headerBytes.length + k * entryBytes;
+        head.writeDoubleLE(blocksStart + offset, at);
+        for (const [i, n] of lengths.entries()) head.writeUInt32LE(n, at + 8 + 4 * i);
+      }
+      if (!out.write(head)) await once(out, "drain");
+      await pipeline(createReadStream(join(this.dir, "blocks")), out, {end: false});
+    } finally {
+      rmSync(this.dir, {recursive: true, force: true});
+    }
+  }
+}
+
+/** Streams the rows of `sql`, one array of values per row, chunk by chunk. */
+async function* streamRows(conn: DuckDBConnection, sql: string): AsyncGenerator<unknown[]> {
+  const result = await conn.stream(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return;
+    for (const row of chunk.getRows()) yield row as unknown[];
+  }
+}
+
+/**
+ * SQL: the viewer's episodes (evaluated, with at least one message) with what
+ * the list shows and searches: benchmark (the name the overview counts it
+ * under), scenario, ids, who played ("model 1 vs model 2", never the
+ * dataset's speakers), characters, turns and messages. `episodes` is a table
+ * or subquery of the episode ids to describe.
+ */
+export function summarySql(ids: string): string {
+  return `
+WITH seats AS (
+  SELECT p.episode_id,
+         string_agg(p.model, ' vs ' ORDER BY p.agent) FILTER (WHERE ${playerSql("p")}) AS models,
+         string_agg(coalesce(p.character, ''), ' & ' ORDER BY p.agent) AS characters
+  FROM participants p SEMI JOIN ${ids} i ON i.episode_id = p.episode_id
+  GROUP BY p.episode_id
+),
+lengths AS (
+  SELECT m.episode_id, count(DISTINCT m.turn)::INTEGER AS turns, count(*)::INTEGER AS messages
+  FROM messages m SEMI JOIN ${ids} i ON i.episode_id = m.episode_id
+  GROUP BY m.episode_id
+),
+-- A run that names no scenario of its own (an STSS conversation) takes its
+-- definition's: the same scenario_id under a definitions benchmark of its own.
+defined AS (
+  SELECT ${benchmarkOfSql("benchmark")} AS benchmark, scenario_id, any_value(scenario) AS scenario
+  FROM episodes
+  WHERE benchmark <> ${benchmarkOfSql("benchmark")} AND scenario_id IS NOT NULL AND scenario IS NOT NULL
+  GROUP BY ALL
+)
+SELECT e.episode_id,
+       ${benchmarkOfSql("e.benchmark")} AS benchmark,
+       coalesce(e.scenario, d.scenario, '') AS scenario,
+       coalesce(e.scenario_id, '') AS scenario_id,
+       coalesce(e.codename, '') AS codename,
+       coalesce(e.tag, '') AS tag,
+       coalesce(e.task_type, '') AS task_type,
+       e.synthetic,
+       coalesce(s.models, '') AS models,
+       coalesce(s.characters, '') AS characters,
+       l.turns,
+       l.messages
+FROM episodes e
+JOIN lengths l USING (episode_id)
+LEFT JOIN seats s USING (episode_id)
+LEFT JOIN defined d ON d.benchmark = ${benchmarkOfSql("e.benchmark")} AND d.scenario_id = e.scenario_id`;
+}
+
+/** SQL: the ids of the viewer's episodes: evaluated, with at least one message. */
+const VIEWER_IDS_SQL = `
+  SELECT e.episode_id FROM episodes e
+  WHERE e.episode_id IN (SELECT episode_id FROM messages) AND ${evaluatedSql("e")}`;
+
+/**
+ * Writes the episode pack: every viewer episode in block blockOfId(id, B),
+ * each block holding its episodes' summary row, participants, messages (in
+ * order) and ratings with their dimensions' names and ranges.
+ */
+export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
+  // The sort below spills to disk past this instead of growing with the store.
+  await conn.run("SET memory_limit = '1GB'");
+  // A temporary table: the store is open read-only, and the temp catalog is the connection's own.
+  await conn.run("CREATE OR REPLACE TEMP TABLE shipped (episode_id VARCHAR, block INTEGER)");
+  const [[count]] = (await conn.runAndReadAll(`SELECT count(*) FROM (${VIEWER_IDS_SQL})`)).getRows() as [[bigint]];
+  const blocks = Math.max(1, Math.ceil(Number(count) / EPISODES_PER_BLOCK));
+  const appender = await conn.createAppender("shipped", "main", "temp");
+  for await (const [id] of streamRows(conn, VIEWER_IDS_SQL)) {
+    appender.appendVarchar(id as string);
+    appender.appendInteger(blockOfId(id as string, blocks));
+    appender.endRow();
+  }
+  appender.closeSync();
+
+  const shipped = "temp.shipped";
+  // Each part's rows with the column that orders them within an episode.
+  const parts = [
+    {sql: summarySql(shipped), order: "0"},
+    {
+      sql: `SELECT episode_id, agent, model, coalesce(character, '') AS character, coalesce(goal, '') AS goal, coalesce(background, '') AS background
+        FROM participants SEMI JOIN ${shipped} s USING (episode_id)`,
+      order: "r.agent",
+    },
+    {sql: `SELECT episode_id, seq, turn, agent, action_type, content FROM messages SEMI JOIN ${shipped} s USING (episode_id)`, order: "r.seq"},
+    {
+      sql: `SELECT r.episode_id, r.agent, r.dimension, r.rater, r.rater_kind, r.value, coalesce(r.rationale, '') AS rationale, r.run_id,
+               d.name AS dimension_name, d.abbrev, d.lo, d.hi, d.ord AS dimension_order
+        FROM ratings r JOIN episodes e USING (episode_id) SEMI JOIN ${shipped} s ON s.episode_id = r.episode_id
+        LEFT JOIN dimensions d ON d.benchmark = e.benchmark AND d.dimension = r.dimension`,
+      order: "r.agent",
+    },
+  ];
+  const selects: string[] = [];
+  for (const [i, {sql, order}] of parts.entries()) {
+    selects.push(`SELECT s.block, ${i} AS part, r.episode_id AS id, ${order} AS k, to_json(r) AS row
+      FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
+  }
+  const writer = new PackWriter(EPISODE_PARTS);
+  let current = 0;
+  let rows: string[][] = EPISODE_PARTS.map(() => []);
+  // Only what is written comes out of DuckDB: handing values to JavaScript is the loader's largest cost.
+  const sorted = `SELECT block, part, row FROM (${selects.join("\nUNION ALL\n")}) ORDER BY block, part, id, k`;
+  for await (const [block, part, json] of streamRows(conn, sorted)) {
+    while (current < (block as number)) {
+      await writer.add(rows);
+      rows = EPISODE_PARTS.map(() => []);
+      current++;
+    }
+    rows[part as number].push(json as string);
+  }
+  while (current < blocks) {
+    await writer.add(rows);
+    rows = EPISODE_PARTS.map(() => []);
+    current++;
+  }
+  await writer.finish(out, {kind: "episodes", episodes: Number(count)});
+}
+
+/** A benchmark of the list pack: how many episodes it has and which pages hold them. */
+export interface ListBenchmark {
+  name: string;
+  episodes: number;
+  firstPage: number;
+  pages: number;
+  /** Compressed size of its pages. */
+  bytes: number;
+}
+
+/**
+ * Writes the list pack: the viewer's episodes' summary rows in pages of
+ * LIST_PAGE_SIZE, by benchmark (in the viewer's order) then id; a page holds
+ * one benchmark's episodes only. The header lists the benchmarks' pages.
+ */
+export async function writeListPack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
+  const rank = `CASE benchmark ${VIEWER_ORDER.map((name, i) => `WHEN '${name}' THEN ${i}`).join(" ")} ELSE ${VIEWER_ORDER.length} END`;
+  const sql = `SELECT benchmark, to_json(r) AS row FROM (${await redactedQuery(conn, summarySql(`(${VIEWER_IDS_SQL})`))}) r
+    ORDER BY ${rank}, benchmark, episode_id`;
+  const writer = new PackWriter(["episodes"]);
+  const benchmarks: ListBenchmark[] = [];
+  let page: string[] = [];
+  const flush = async () => {
+    if (page.length === 0) return;
+    await writer.add([page]);
+    benchmarks[benchmarks.length - 1].pages++;
+    benchmarks[benchmarks.length - 1].bytes += writer.lastBlockBytes;
+    page = [];
+  };
+  for await (const [benchmark, json] of streamRows(conn, sql)) {
+    if (benchmarks.at(-1)?.name !== benchmark) {
+      await flush();
+      benchmarks.push({name: benchmark as string, episodes: 0, firstPage: writer.blocks, pages: 0, bytes: 0});
+    }
+    page.push(json as string);
+    benchmarks[benchmarks.length - 1].episodes++;
+    if (page.length === LIST_PAGE_SIZE) await flush();
+  }
+  await flush();
+  await writer.finish(out, {kind: "list", pageSize: LIST_PAGE_SIZE, benchmarks});
+}
