@@ -125,7 +125,7 @@ export async function runInformativeBenchCommand(argv: string[], deps: RunDeps =
     }
     if (!deps.chat) {
       client = createChat({
-        store: store!, baseURL: values["base-url"], concurrency, runId: `run:${runId}`, prices,
+        store: store!, deferSave: true, baseURL: values["base-url"], concurrency, runId: `run:${runId}`, prices,
         onRetry: ({attempt, delayMs, reason}) => err(`retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s: ${reason}\n`),
       });
     }

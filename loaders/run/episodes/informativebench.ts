@@ -65,6 +65,7 @@ function splitPeople(s: StoredSchedule): [Person[], Person[]] {
     const [a, b] = easyPair(s.schedule);
     return [[people[a]!], [people[b]!]];
   }
+  if (people.length < 2) throw new Error(`${s.dataset} question ${s.question_id} has ${people.length} person; a run needs at least two, one for each agent (leave it out with --dataset)`);
   const half = Math.ceil(people.length / 2);
   return [people.slice(0, half), people.slice(half)];
 }
@@ -169,7 +170,7 @@ export function loadIbTemplates(): IbTemplates {
 }
 
 /** A template's id as the cache key and the run id take it: editing a prompt re-asks. */
-export const templateId = (t: Template): string => `${t.name}/${t.version}`;
+export const templateId = (t: Template): string => `${t.name}@${t.version}`;
 
 /** One fact of an InfoNav plan: "known" with its content, or "unknown". */
 export interface Rationale {
@@ -455,9 +456,16 @@ export async function runInformativeBench(chat: Chat, questions: readonly IbQues
   const totals: RunTotals = {requests: 0, promptTokens: 0, completionTokens: 0};
   const failures: EndpointFailure[] = [];
   let done = 0;
+  // Every answer is in the cache before the step that depends on it is asked, so a run killed at any moment resumes
+  // without asking anything twice. A client made with deferSave frees its request slot while the commit runs.
+  const committed: Chat = async (request) => {
+    const response = await chat(request);
+    await response.saved;
+    return response;
+  };
   const outcomes = await mapPool(questions, o.concurrency, async (q) => {
     try {
-      const played = await playQuestion(chat, q, {...o, sample: sampleOf(o.runId)});
+      const played = await playQuestion(committed, q, {...o, sample: sampleOf(o.runId)});
       totals.requests += played.requests;
       totals.promptTokens += played.promptTokens;
       totals.completionTokens += played.completionTokens;
