@@ -11,7 +11,7 @@ import {afterEach, describe, expect, it} from "vitest";
 import type {Chat, ChatMessage, ChatRequest} from "../../loaders/run/chat.js";
 import {runCommand} from "../../loaders/cli/run.js";
 import {getReport} from "../../loaders/cli/reports.js";
-import {checkConsensus, checkPlan, checkTurn, isFakeSolved, refuses} from "../../loaders/run/episodes/informativebench.js";
+import {checkConsensus, checkPlan, checkTurn, isFakeSolved, questionFromSchedule, refuses} from "../../loaders/run/episodes/informativebench.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {openStore} from "../../loaders/store/db.js";
 import {startOpenAIServer, type OpenAIServer} from "../helpers/openai-server.js";
@@ -236,6 +236,16 @@ describe("the protocol's checks", () => {
     expect(refuses("I'm sorry, but I can't assist with that.")).toBe(true);
     expect(refuses("Sorry, Dana cannot help on Monday.")).toBe(false);
   });
+
+  it("a Schedule question splits its people between the two agents, and one with a single person is refused by name", () => {
+    const day = {start: 480, end: 720};
+    const person = (name: string) => ({name, activities: [{name: `${name}'s walk`, start: 500, end: 530}]});
+    const q = questionFromSchedule({dataset: "ScheduleMedium", question_id: "m9", level: "medium", schedule: {day, people: ["A", "B", "C", "D", "E"].map(person)}});
+    expect(q.sides.map((s) => s.people)).toEqual(["A, B and C", "D and E"]);
+    expect(q.gold).toEqual(["A's walk, B's walk, C's walk, D's walk, E's walk"]);
+    expect(() => questionFromSchedule({dataset: "ScheduleHard", question_id: "h9", level: "hard", schedule: {day, people: [person("A")]}}))
+      .toThrow("ScheduleHard question h9 has 1 person; a run needs at least two, one for each agent (leave it out with --dataset)");
+  });
 });
 
 function p(...names: string[]) {
@@ -272,7 +282,7 @@ describe("run informativebench through the real client against the local server"
     expect(reasked.length + cached.length).toBe(TOTAL);
     expect(resumed.stdout).toContain(`${reasked.length} request(s) sent, ${cached.length} answered from the cache`);
     expect(resumed.stdout).toContain("import (informativebench): imported, 3 episode(s)");
-    expect(resumed.stdout + resumed.stderr).not.toContain(KEY);
+    expect(resumed.stdout + resumed.stderr + readFileSync(join(dir, "run.jsonl"), "utf8")).not.toContain(KEY);
 
     const t3 = await report(db, "informativebench");
     expect(t3.rows.map((r) => [r.dataset, r.n, Number((r.value as number).toFixed(6))])).toEqual([["ScheduleEasy", 1, 1], ["ScheduleMedium", 1, 0.666667], ["ScheduleHard", 1, 0.333333]]);
