@@ -262,8 +262,17 @@ describe("run informativebench through the real client against the local server"
   it("killed with SIGKILL midway and run again: nothing answered is lost or asked twice, and the reports show the run", {timeout: 120_000}, async () => {
     const dir = tempDir();
     const db = await storeWithSchedules(dir);
-    server = await startOpenAIServer((body) => ({kind: "answer", content: protocol(body.messages), delayMs: 40}));
-    const args = ["run", "informativebench", "--model", "m", "--base-url", server.url, "--db", db, "--out", join(dir, "run.jsonl"), "--concurrency", "1", "--quiet"];
+    // Like a sampling model, a message asked again comes out differently: a step sent before the answer it depends on
+    // was kept would, after the kill, be asked again under another prompt, and its first answer would be left over.
+    const seen = new Map<string, number>();
+    server = await startOpenAIServer((body) => {
+      const key = JSON.stringify(body.messages);
+      const take = seen.set(key, (seen.get(key) ?? 0) + 1).get(key)!;
+      const content = protocol(body.messages);
+      const message = JSON.parse(content).message as string | undefined;
+      return {kind: "answer", content: message && take > 1 ? JSON.stringify({...JSON.parse(content), message: `${message} (take ${take})`}) : content, delayMs: 40};
+    });
+    const args = ["run", "informativebench", "--model", "m", "--base-url", server.url, "--db", db, "--out", join(dir, "run.jsonl"), "--concurrency", "2", "--quiet"];
     const TOTAL = 30;
     const killed = sociometer(args, KEY);
     await until(() => server!.requests.length >= 12);
@@ -282,6 +291,7 @@ describe("run informativebench through the real client against the local server"
     expect(reasked.length + cached.length).toBe(TOTAL);
     expect(resumed.stdout).toContain(`${reasked.length} request(s) sent, ${cached.length} answered from the cache`);
     expect(resumed.stdout).toContain("import (informativebench): imported, 3 episode(s)");
+    expect(await inspect(db, async (q) => Number((await q<{n: bigint}>("SELECT count(*) AS n FROM llm_calls"))[0]!.n))).toBe(TOTAL);
     expect(resumed.stdout + resumed.stderr + readFileSync(join(dir, "run.jsonl"), "utf8")).not.toContain(KEY);
 
     const t3 = await report(db, "informativebench");
