@@ -181,6 +181,20 @@ describe("run informativebench: a scripted model through the protocol, the log, 
     expect(t3.rows).toEqual([expect.objectContaining({dataset: "NP", n: 3, value: 0, problems: 3})]);
   });
 
+  it("--partner-model plays agent 2; the record names both models, and agent 1 makes the consensus and the answer", async () => {
+    const dir = tempDir();
+    const db = await storeWithSchedules(dir);
+    const {chat, requests} = fakeChat();
+    const out = join(dir, "pair.jsonl");
+    const r = await run(["--model", "alpha", "--partner-model", "beta", "--db", db, "--out", out, "--limit", "1", "--no-import"], chat);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("import");
+    const byStep = (model: string) => requests.filter((q) => q.model === model).map((q) => q.template!.replace(/^informativebench-|@.*$/g, ""));
+    expect(byStep("alpha")).toEqual(["plan", "turn", "update", "update", "consensus", "answer"]);
+    expect(byStep("beta")).toEqual(["plan", "update", "turn", "update"]);
+    expect(readLog(out).map((x) => [x.question_id, x.model, x.runner.models])).toEqual([["e1", "alpha + beta", ["alpha", "beta"]]]);
+  });
+
   it("an input file is checked: the file, line and field of the first bad record", async () => {
     const dir = tempDir();
     const input = join(dir, "q.jsonl");
