@@ -41,6 +41,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
   viewer: () => import("./viewer.js"),
+  "run-informativebench": () => import("./run-informativebench.js"),
 };
 
 /** What one child process measured. */

@@ -33,6 +33,7 @@ Usage:
   sociometer run sotopia  --model M [--partner-model M] [--profiles DIR] [--limit N] [--seed S] [--combo ID …] [--repeats N]
   sociometer run lifelong --model M [--partner-model M] [--memory full|summary|none] [--episodes N] [--chains N] [--pair ID …] [--summary-model M]
   sociometer run hsii     --model M [--input FILE.jsonl]   (cases from FILE in the hsii format, else from the store)
+  sociometer run informativebench --model M [--input FILE.jsonl] [--no-infonav]   (its own options: sociometer run informativebench --help)
 
 Options (defaults in brackets):
   --model M            the model of seat 1 (a second --model sets seat 2)
@@ -74,6 +75,7 @@ function wholeNumber(flag: string, v: string | undefined, min: number): number |
 
 /** Runs `sociometer run …`; returns the exit code (3: some work stopped on endpoint errors; rerun to resume). */
 export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<number> {
+  if (argv[0] === "informativebench") return (await import("./run-informativebench.js")).runInformativeBenchCommand(argv.slice(1), deps);
   const out = deps.out ?? ((t: string) => process.stdout.write(t));
   const err = deps.err ?? ((t: string) => process.stderr.write(t));
   const {values, positionals} = parseCommandLine({
@@ -93,7 +95,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
     out(RUN_HELP);
     return values.help ? 0 : 1;
   }
-  if (!KINDS.includes(kind)) throw new Error(`unknown runner ${JSON.stringify(kind)}; runners: ${KINDS.join(", ")}`);
+  if (!KINDS.includes(kind)) throw new Error(`unknown runner ${JSON.stringify(kind)}; runners: ${[...KINDS, "informativebench"].join(", ")}`);
   const models = values.model ?? [];
   if (!models.length) throw new Error("--model is required (the model that plays seat 1, or the tested model for hsii)");
   if (models.length > 2 || (models.length === 2 && values["partner-model"])) throw new Error("give at most two models: --model for seat 1, and a second --model or --partner-model for seat 2");
@@ -197,7 +199,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
       out(`endpoint ${client.endpoint}: ${s.requests} request(s) sent, ${s.cached} answered from the cache, ${s.retries} retried; ` +
         `${s.promptTokens} prompt + ${s.completionTokens} completion tokens sent; estimated cost $${s.cost.toFixed(4)}${pricedAsNote(s.pricedAs)}${s.unpriced ? ` (${s.unpriced} request(s) of unpriced models not counted)` : ""}\n`);
     }
-    if (!values["no-import"] && records.length) out(describe(await importFiles(store!, format, [outPath], {progress})));
+    if (!values["no-import"] && records.length) out(describeImport(await importFiles(store!, format, [outPath], {progress})));
     if (result.failures.length) {
       err(`${result.failures.length} unit(s) stopped on endpoint errors and are not in the log; run the same command again to resume:\n`);
       for (const f of result.failures.slice(0, 10)) err(`  ${f.what}: ${f.message}\n`);
@@ -244,7 +246,7 @@ function profilesHash(dir: string): string {
  * that selecting other episodes of a run adds to its log instead of dropping
  * what was there (the import replaces the file as a whole).
  */
-export function mergeRunLog(path: string, kind: Kind, runId: string, records: readonly {episode_id: string}[]): {episode_id: string}[] {
+export function mergeRunLog(path: string, kind: string, runId: string, records: readonly {episode_id: string}[]): {episode_id: string}[] {
   if (!existsSync(path)) return [...records];
   const now = new Set(records.map((r) => r.episode_id));
   const prefix = `${kind}-${runId}-`;
@@ -253,7 +255,7 @@ export function mergeRunLog(path: string, kind: Kind, runId: string, records: re
   return [...earlier, ...records];
 }
 
-function printDryRun(out: (t: string) => void, prompts: [string, {role: string; content: string}[]][], count: string): void {
+export function printDryRun(out: (t: string) => void, prompts: [string, {role: string; content: string}[]][], count: string): void {
   for (const [title, messages] of prompts) {
     out(`── ${title} ──\n`);
     for (const m of messages) out(`[${m.role}]\n${m.content}\n\n`);
@@ -261,7 +263,7 @@ function printDryRun(out: (t: string) => void, prompts: [string, {role: string; 
   out(`dry run: ${count}; nothing was sent\n`);
 }
 
-function describe(s: ImportSummary): string {
+export function describeImport(s: ImportSummary): string {
   const f = s.files[0]!;
   return f.status === "unchanged"
     ? `import: unchanged, the same log is already in the store (nothing to do)\n`
