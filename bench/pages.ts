@@ -35,6 +35,8 @@ const SEED = "bench-pages";
 const PAGE_TIMEOUT_MS = 180_000;
 const SETTLE_QUIET_MS = 1000;
 const REACT_QUIET_MS = 300;
+/** A build at 1M episodes takes minutes, more on a busy machine. */
+const BUILD_TIMEOUT_MS = 60 * 60_000;
 
 /** One change a reader makes on a page: the control is found by its label's text. */
 type Reaction =
@@ -321,7 +323,7 @@ async function measureSite(context: BenchContext, label: string, n: number): Pro
   context.log(`pages: store "${label}"`);
   await makeStore(store, dir, n, context.log);
   context.log(`pages: building the site for "${label}"`);
-  const build = await buildSite(store, dir);
+  const build = await buildSite(store, dir, {}, BUILD_TIMEOUT_MS);
   const pages = await measureBuilt(build.dist, label, context);
   const result = {label, episodes: n, buildSeconds: build.ms / 1000, distBytes: dirBytes(build.dist), pages};
   if (!context.keep) rmSync(dir, {recursive: true, force: true});
