@@ -7,7 +7,8 @@
 
 import {tableFromIPC} from "@uwdata/flechette";
 import {ParquetFile} from "parquet-wasm/esm";
-import {initParquetOnce, type Row, type TableSource} from "./duckdb.js";
+import type {Row, TableSource} from "./duckdb.js";
+import {initParquetOnce} from "./parquet.js";
 
 export type {Row, TableSource};
 
@@ -35,7 +36,12 @@ function plainRow(row: Record<string, unknown>): Row {
 export async function readParquetRows(url: string): Promise<Row[]> {
   const [response] = await Promise.all([fetch(url), initParquetOnce()]);
   if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  const file = await ParquetFile.fromFile(await response.blob());
+  return decodeParquetRows(await response.blob());
+}
+
+/** Decodes Parquet bytes into rows, one row group at a time; parquet-wasm must be initialised. */
+export async function decodeParquetRows(parquet: Blob): Promise<Row[]> {
+  const file = await ParquetFile.fromFile(parquet);
   const metadata = file.metadata();
   const groups = metadata.rowGroups();
   const rows: Row[] = [];
