@@ -42,6 +42,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   explorer: () => import("./explorer.js"),
   viewer: () => import("./viewer.js"),
   "run-informativebench": () => import("./run-informativebench.js"),
+  pages: () => import("./pages.js"),
 };
 
 /** What one child process measured. */

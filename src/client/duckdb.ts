@@ -5,7 +5,10 @@
 // parquet-wasm rather than DuckDB's parquet extension.
 
 import * as duckdb from "@duckdb/duckdb-wasm";
-import initParquet, {ParquetFile} from "parquet-wasm/esm";
+import {ParquetFile} from "parquet-wasm/esm";
+import {initParquetOnce} from "./parquet.js";
+
+export {initParquetOnce};
 
 /** A table to load: the URL of a Parquet file, e.g. `FileAttachment("data/x.parquet").url()`. */
 export type TableSource = string | URL | Promise<string | URL>;
@@ -19,14 +22,6 @@ export interface Database {
   /** Names and row counts of the loaded tables, for "what is loaded" notes. */
   readonly tables: ReadonlyMap<string, number>;
   close(): Promise<void>;
-}
-
-let parquetReady: Promise<unknown> | null = null;
-
-/** Initialises parquet-wasm once per page, from the copy Framework serves with the site. */
-export function initParquetOnce(): Promise<unknown> {
-  parquetReady ??= initParquet({module_or_path: import.meta.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm")});
-  return parquetReady;
 }
 
 /** Starts DuckDB-wasm's exception-handling build in a module worker (the only bundle the site ships). */

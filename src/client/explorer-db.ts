@@ -74,10 +74,15 @@ export class Explorer {
   private readonly listeners = new Set<() => void>();
   /** One operation at a time on the one connection: a page of rows never interleaves with a download's temporary table. */
   private queue: Promise<unknown> = Promise.resolve();
+  private db!: duckdb.AsyncDuckDB;
+  private conn!: duckdb.AsyncDuckDBConnection;
+  /**
+   * DuckDB-wasm starting in the background (1.3–1.9 s): the table list, read
+   * from the manifest, is drawn at once; every operation waits for it.
+   */
+  private readonly ready: Promise<void>;
 
   private constructor(
-    private readonly db: duckdb.AsyncDuckDB,
-    private readonly conn: duckdb.AsyncDuckDBConnection,
     readonly manifest: ExplorerManifest,
     /** The manifest's address as the server gave it (FileAttachment's href): tells where the Parquet files are. */
     private readonly manifestHref: string,
@@ -97,14 +102,32 @@ export class Explorer {
       })),
       ...manifest.pageData.map((p): ExplorerTable => ({name: pageDataTable(p.name), kind: "page data", file: p.file, loaded: false})),
     ];
+    this.ready = this.start();
+    // A failed start is reported by the first operation that waits for it.
+    this.ready.catch(() => undefined);
   }
 
-  /** Starts a sealed DuckDB-wasm with no table loaded yet; `manifestHref` is FileAttachment("data/explorer-manifest.json").href. */
-  static async open(manifest: ExplorerManifest, manifestHref: string): Promise<Explorer> {
+  private async start(): Promise<void> {
     const [db] = await Promise.all([startDuckDB(), initParquetOnce()]);
     const conn = await db.connect();
+    // Sealed before any operation can run: operations wait for this.
     await conn.query(`CREATE SCHEMA pages;\n${SEAL_SQL}`);
-    return new Explorer(db, conn, manifest, manifestHref);
+    this.db = db;
+    this.conn = conn;
+  }
+
+  /**
+   * An explorer over the manifest's tables, with a sealed DuckDB-wasm (no
+   * table loaded yet) starting in the background; `manifestHref` is
+   * FileAttachment("data/explorer-manifest.json").href.
+   */
+  static async open(manifest: ExplorerManifest, manifestHref: string): Promise<Explorer> {
+    return new Explorer(manifest, manifestHref);
+  }
+
+  /** Resolves when DuckDB-wasm is running and sealed; rejects if it could not start. */
+  whenReady(): Promise<void> {
+    return this.ready;
   }
 
   /** Calls `listener` whenever a table is loaded, created or replaced. */
@@ -118,7 +141,8 @@ export class Explorer {
   }
 
   private serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(work, work);
+    // After the previous operation, failed or not, and once the database runs.
+    const next = this.queue.then(() => this.ready, () => this.ready).then(work);
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -1,10 +1,10 @@
-// Data for the HSII page: case rows and COT rounds from DuckDB-wasm, and the
+// Data for the HSII page: case rows and COT rounds (decoded directly), and the
 // page's glue around src/lib/hsii.ts (which computes every number, as the
 // CLI's `report hsii` and `report cot` do): judges, the options sentence and
 // the COT rows per model.
 
 import {cotSummary, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
-import type {Database} from "./duckdb.js";
+import {orderBy, type Tables} from "./tables.js";
 
 /** One row of data/hsii-cot.parquet: one (episode, COT variant). */
 export interface CotRow {
@@ -24,9 +24,10 @@ export interface HsiiData {
   raters: string[];
 }
 
-export async function loadHsii(db: Database): Promise<HsiiData> {
-  const cases = await db.query<HsiiCaseRow>("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
-  const cot = await db.query<CotRow>("SELECT * FROM hsii_cot ORDER BY model, case_id, episode_id, variant");
+/** The page's data from its decoded tables, in the order the SQL path gave them. */
+export function hsiiData(tables: Tables<"hsii_cases" | "hsii_cot">): HsiiData {
+  const cases = orderBy(tables.hsii_cases as unknown as HsiiCaseRow[], ["model", "case_id", "cot", "rater"]);
+  const cot = orderBy(tables.hsii_cot as unknown as CotRow[], ["model", "case_id", "episode_id", "variant"]);
   const raters = [...new Set(cases.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
   return {cases, cot, raters};
 }

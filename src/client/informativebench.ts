@@ -1,5 +1,5 @@
 // Data for the InformativeBench page: results, InfoNav plans, consensus steps
-// and schedule inputs from DuckDB-wasm, and the page's glue around
+// and schedule inputs (decoded directly), and the page's glue around
 // src/lib/informativebench.ts (which computes every number, as the CLI's
 // `report informativebench`, `informativebench-ablations` and `infonav` do).
 
@@ -9,7 +9,7 @@ import {
   type StoredSchedule, type Table3,
 } from "../lib/informativebench.js";
 import {verifierLabel, type VerifierOptions} from "../lib/schedule.js";
-import type {Database} from "./duckdb.js";
+import {orderBy, type Tables} from "./tables.js";
 
 export interface IbData {
   results: IbResultRow[];
@@ -23,11 +23,12 @@ export interface IbData {
   trajectoryModels: string[];
 }
 
-export async function loadInformativeBench(db: Database): Promise<IbData> {
-  const results = await db.query<IbResultRow>("SELECT * FROM ib_results ORDER BY model, dataset, question_id, episode_id");
-  const updates = await db.query<PlanUpdateRow>("SELECT * FROM ib_plans ORDER BY episode_id, plan, update_index");
-  const consensus = await db.query<ConsensusRow>("SELECT * FROM ib_consensus ORDER BY episode_id, plan");
-  const schedules = await db.query<ScheduleRow>("SELECT * FROM ib_schedules");
+/** The page's data from its decoded tables, in the order the SQL path gave them. */
+export function informativeBenchData(tables: Tables<"ib_results" | "ib_plans" | "ib_consensus" | "ib_schedules">): IbData {
+  const results = orderBy(tables.ib_results as unknown as IbResultRow[], ["model", "dataset", "question_id", "episode_id"]);
+  const updates = orderBy(tables.ib_plans as unknown as PlanUpdateRow[], ["episode_id", "plan", "update_index"]);
+  const consensus = orderBy(tables.ib_consensus as unknown as ConsensusRow[], ["episode_id", "plan"]);
+  const schedules = tables.ib_schedules as unknown as ScheduleRow[];
   const withPlans = new Set(updates.map((u) => u.episode_id));
   const models = [...new Set(results.map((r) => r.model))].sort();
   const trajectoryModels = models.filter((m) => results.some((r) => r.model === m && withPlans.has(r.episode_id)));

@@ -1,5 +1,5 @@
 // Data for the LIFELONG-SOTOPIA page: the instance rows, checkpoint pairs and
-// failure counts from DuckDB-wasm, and the page's glue around
+// failure counts (decoded directly), and the page's glue around
 // src/lib/lifelong.ts (which computes every number, as the CLI's
 // `report lifelong` and `report belext` do): rater choices, the options
 // sentence, the index-range table and the logged-vs-own penalised BEL check.
@@ -7,7 +7,7 @@
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
 import {confusion, instancePenalisedBel, meanSd, validation, type BandKind, type LifelongInstance, type PositiveClass, type Validation} from "../lib/lifelong.js";
 import {moments, type VarianceKind} from "../lib/stats.js";
-import type {Database} from "./duckdb.js";
+import {orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
 export interface CheckpointPair {
@@ -37,12 +37,11 @@ export interface LifelongData {
   failures: CheckpointFailures[];
 }
 
-/** Reads the three tables, in the order of the SQL that built them (the order the CLI sees). */
-export async function loadLifelong(db: Database): Promise<LifelongData> {
-  const instances = await db.query<LifelongInstance>(
-    "SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater");
-  const pairs = await db.query<CheckpointPair>("SELECT * FROM checkpoint_pairs ORDER BY dimension, episode_id, agent");
-  const failures = await db.query<CheckpointFailures>("SELECT * FROM checkpoint_failures ORDER BY dimension, rater, model, memory_mode, chain_index");
+/** The three tables, in the order of the SQL that built them (the order the CLI sees). */
+export function lifelongData(tables: Tables<"lifelong_instances" | "checkpoint_pairs" | "checkpoint_failures">): LifelongData {
+  const instances = orderBy(tables.lifelong_instances as unknown as LifelongInstance[], ["model", "memory_mode", "chain_id", "chain_index", "agent", "rater"]);
+  const pairs = orderBy(tables.checkpoint_pairs as unknown as CheckpointPair[], ["dimension", "episode_id", "agent"]);
+  const failures = orderBy(tables.checkpoint_failures as unknown as CheckpointFailures[], ["dimension", "rater", "model", "memory_mode", "chain_index"]);
   return {instances, pairs, failures};
 }
 

@@ -1,7 +1,8 @@
 // Data for the overview page: what the store holds, from the `overview` table
-// (data/overview.parquet), split by section.
+// (data/overview.parquet, decoded directly), split by section.
 
 import type {Database} from "./duckdb.js";
+import {orderBy, type Row} from "./tables.js";
 
 /** One row of data/overview.parquet; columns that do not apply to a section are null. */
 export interface OverviewRow {
@@ -45,8 +46,9 @@ export interface Overview {
   inputsSynthetic: number;
 }
 
-export async function loadOverview(db: Database): Promise<Overview> {
-  const all = await db.query<OverviewRow>("SELECT * FROM overview ORDER BY section, benchmark, episodes DESC, name");
+/** The overview from the decoded `overview` table, split by section, each in the order the loader's SQL gives. */
+export function overviewData(table: readonly Row[]): Overview {
+  const all = orderBy(table as unknown as OverviewRow[], ["section", "benchmark", {column: "episodes", desc: true}, "name"]);
   const of = (section: OverviewRow["section"]) => all.filter((r) => r.section === section);
   const benchmarks = of("benchmark");
   return {
@@ -59,6 +61,11 @@ export async function loadOverview(db: Database): Promise<Overview> {
     inputs: benchmarks.reduce((s, r) => s + (r.inputs ?? 0), 0),
     inputsSynthetic: benchmarks.reduce((s, r) => s + (r.inputs_synthetic ?? 0), 0),
   };
+}
+
+/** The overview from a page's DuckDB-wasm that loaded the `overview` table (the agreement page). */
+export async function loadOverview(db: Database): Promise<Overview> {
+  return overviewData(await db.query("SELECT * FROM overview"));
 }
 
 /** The "Synthetic" column: "no", "yes" (all) or "n of m", for `episodes` of which `synthetic` are synthetic. */

@@ -1,4 +1,4 @@
-// Data for the SOTOPIA page: the statistics table from DuckDB-wasm and the
+// Data for the SOTOPIA page: the statistics table (decoded directly) and the
 // raters a reader can choose from (which one comes first is the library's
 // defaultRater, shared with the CLI), and the page's glue around the library:
 // dimension choices, (model, partner) groups, the Table 3 comparison, the
@@ -9,7 +9,7 @@ import {
   compareWithReference, hardSelectionNotes, OVERALL, pairwiseMatrix, wordsPerTurn,
   type HardBoundRule, type HardSelection, type PairCell, type SotopiaStatRow, type TaskInfo,
 } from "../lib/sotopia.js";
-import type {Database} from "./duckdb.js";
+import {compareText, distinctSorted, orderBy, type Row, type Tables} from "./tables.js";
 
 export interface RaterInfo {
   rater: string;
@@ -28,17 +28,32 @@ export interface SotopiaData {
   models: string[];
 }
 
-/** Reads the statistics table (`sotopia_stats`, from data/sotopia-stats.parquet). */
-export async function loadSotopiaStats(db: Database): Promise<SotopiaData> {
-  const rows = await db.query<SotopiaStatRow>("SELECT * FROM sotopia_stats");
-  const raters = await db.query<RaterInfo>(`
-    SELECT * FROM (
-      SELECT rater, any_value(rater_kind) AS rater_kind, sum(n) FILTER (WHERE dimension <> 'overall') AS ratings
-      FROM sotopia_stats GROUP BY rater
-    ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`);
-  const models = (await db.query<{model: string}>("SELECT DISTINCT model FROM sotopia_stats ORDER BY model")).map((r) => r.model);
-  const tasks = await db.query<TaskInfo>("SELECT task_id, codename, characters FROM sotopia_tasks");
-  return {rows, tasks: new Map(tasks.map((t) => [t.task_id, t])), raters: raters.map((r) => ({...r, ratings: Number(r.ratings ?? 0)})), models};
+/** The page's tables (data/sotopia-stats.parquet and data/sotopia-tasks.parquet), decoded. */
+export type SotopiaTables = Tables<"sotopia_stats" | "sotopia_tasks">;
+
+/**
+ * The statistics rows, raters, models and task names: what the page's SQL
+ * gave before it drew from decoded tables (the raters in the order of
+ * `ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`).
+ */
+export function sotopiaData(tables: SotopiaTables): SotopiaData {
+  const rows = tables.sotopia_stats as unknown as SotopiaStatRow[];
+  const byRater = new Map<string, {rater: string; rater_kind: string; ratings: number | null}>();
+  for (const r of rows) {
+    let info = byRater.get(r.rater);
+    if (!info) byRater.set(r.rater, (info = {rater: r.rater, rater_kind: r.rater_kind, ratings: null}));
+    // sum(n) FILTER (WHERE dimension <> 'overall'): null when the rater has only overall rows.
+    if (r.dimension !== OVERALL) info.ratings = (info.ratings ?? 0) + r.n;
+  }
+  const rank = (kind: string) => (kind === "llm" ? 0 : kind === HUMAN_MEAN_KIND ? 1 : 2);
+  const raters = Array.from(byRater.values()).sort((a, b) =>
+    rank(a.rater_kind) - rank(b.rater_kind) ||
+    // ratings DESC, NULLs last
+    (a.ratings === null || b.ratings === null ? Number(a.ratings === null) - Number(b.ratings === null) : b.ratings - a.ratings) ||
+    compareText(a.rater, b.rater));
+  const models = distinctSorted(rows, "model");
+  const tasks = tables.sotopia_tasks as unknown as TaskInfo[];
+  return {rows, tasks: new Map(tasks.map((t) => [t.task_id, t])), raters: raters.map((r) => ({...r, ratings: r.ratings ?? 0})), models};
 }
 
 /** The kind of the `humans` pseudo-rater: per instance, the mean over its human annotators (loaders/queries/sotopia.ts). */
@@ -160,8 +175,8 @@ export interface WordsPerTurnRow {
   perTurn: number;
 }
 
-/** Words per turn by speaking model, from `words_per_turn` (data/words-per-turn.parquet). */
-export async function loadWordsPerTurn(db: Database): Promise<WordsPerTurnRow[]> {
-  const rows = await db.query<{model: string; turns: number; words: number}>("SELECT model, turns, words FROM words_per_turn ORDER BY model");
-  return rows.map((r) => ({...r, perTurn: wordsPerTurn(r)}));
+/** Words per turn by speaking model, in model order, from the decoded `words_per_turn` (data/words-per-turn.parquet). */
+export function wordsPerTurnRows(table: readonly Row[]): WordsPerTurnRow[] {
+  const rows = orderBy(table as unknown as {model: string; turns: number; words: number}[], ["model"]);
+  return rows.map((r) => ({model: r.model, turns: r.turns, words: r.words, perTurn: wordsPerTurn(r)}));
 }

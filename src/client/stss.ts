@@ -1,5 +1,5 @@
 // Data for the STSS page: conversation rows, simulation runs and task
-// definitions from DuckDB-wasm, and the sentences that say which options
+// definitions (decoded directly), and the sentences that say which options
 // produced the numbers. Every number is computed by src/lib/stss.ts and
 // src/lib/stss-action.ts, as the CLI's `report stss` and `report stss-action` do.
 
@@ -8,7 +8,7 @@ import {
   conditionSetMismatches, mismatchText, offTargetConversations, runLabel, sameSet, verdictSetLabel, verdictSets, type AppointmentPartners, type Category,
   type ConversationRow, type VerdictSet, type VerdictSetCount,
 } from "../lib/stss.js";
-import type {Database} from "./duckdb.js";
+import {orderBy, type Tables} from "./tables.js";
 
 /** One row of data/stss-tasks.parquet. */
 export interface TaskRow {
@@ -30,10 +30,11 @@ export interface StssData {
   verdictSets: VerdictSetCount[];
 }
 
-export async function loadStss(db: Database): Promise<StssData> {
-  const conversations = await db.query<ConversationRow>("SELECT * FROM stss_conversations ORDER BY model, architecture, task_id, conversation_id, level, rater, run_id");
-  const runs = await db.query<RunRow>("SELECT * FROM stss_runs ORDER BY model, architecture, task_id, run_label");
-  const tasks = await db.query<TaskRow>("SELECT * FROM stss_tasks ORDER BY category, task_id");
+/** The page's data from its decoded tables, in the order the SQL path gave them. */
+export function stssData(tables: Tables<"stss_conversations" | "stss_runs" | "stss_tasks">): StssData {
+  const conversations = orderBy(tables.stss_conversations as unknown as ConversationRow[], ["model", "architecture", "task_id", "conversation_id", "level", "rater", "run_id"]);
+  const runs = orderBy(tables.stss_runs as unknown as RunRow[], ["model", "architecture", "task_id", "run_label"]);
+  const tasks = orderBy(tables.stss_tasks as unknown as TaskRow[], ["category", "task_id"]);
   return {conversations, runs, tasks, verdictSets: verdictSets(conversations)};
 }
 

@@ -1,0 +1,245 @@
+// The pages' first view is drawn from Parquet decoded straight into rows
+// (src/client/tables.ts), not from DuckDB-wasm. These tests hold it to the SQL
+// path it replaced: on the samples, every page's data built from the decoded
+// tables equals what the page's former queries gave in DuckDB, and so do the
+// numbers the shared metric library computes from them.
+
+import {spawn} from "node:child_process";
+import {readFileSync, writeFileSync} from "node:fs";
+import {createRequire} from "node:module";
+import {join} from "node:path";
+import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
+import initParquet from "parquet-wasm/esm";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore} from "../../loaders/store/db.js";
+import {hsiiData} from "../../src/client/hsii.js";
+import {informativeBenchData} from "../../src/client/informativebench.js";
+import {lifelongData, lifelongRaters} from "../../src/client/lifelong.js";
+import {overviewData} from "../../src/client/overview.js";
+import {sotopiaData, wordsPerTurnRows} from "../../src/client/sotopia.js";
+import {stssData} from "../../src/client/stss.js";
+import {compareText, decodeParquetRows, distinctSorted, orderBy, type Row} from "../../src/client/tables.js";
+import {hsiiByModel} from "../../src/lib/hsii.js";
+import {curves} from "../../src/lib/lifelong.js";
+import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
+import {table3} from "../../src/lib/stss.js";
+import {REPO} from "../helpers/fixtures.js";
+import {tempDir} from "../helpers/store.js";
+
+/** The data loaders behind the eight pages, and the table name each page gives its output. */
+const LOADERS = {
+  overview: "overview",
+  sotopia_stats: "sotopia-stats",
+  sotopia_tasks: "sotopia-tasks",
+  words_per_turn: "words-per-turn",
+  lifelong_instances: "lifelong-instances",
+  checkpoint_pairs: "checkpoint-pairs",
+  checkpoint_failures: "checkpoint-failures",
+  hsii_cases: "hsii-cases",
+  hsii_cot: "hsii-cot",
+  stss_conversations: "stss-conversations",
+  stss_runs: "stss-runs",
+  stss_tasks: "stss-tasks",
+  ib_results: "informativebench-results",
+  ib_plans: "informativebench-plans",
+  ib_consensus: "informativebench-consensus",
+  ib_schedules: "informativebench-schedules",
+} as const;
+type TableName = keyof typeof LOADERS;
+
+/** Runs one loader as Framework does and returns its Parquet output. */
+function runLoader(name: string, storePath: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", join("src", "data", `${name}.parquet.ts`)], {
+      cwd: REPO, env: {...process.env, SOCIOMETER_DB: storePath}, stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${name} loader exited with ${code}: ${err}`))));
+  });
+}
+
+/** DuckDB's JS values as DuckDB-wasm handed them to the pages (castBigIntToDouble): numbers, never bigints. */
+function plainSql(value: unknown): unknown {
+  if (typeof value === "bigint") return Number(value);
+  if (Array.isArray(value)) return value.map(plainSql);
+  return value;
+}
+
+let decoded: Record<TableName, Row[]>;
+let instance: DuckDBInstance;
+let sql: DuckDBConnection;
+/** The SQL path: a query over the same Parquet files in DuckDB, rows as plain objects. */
+async function query<T = Row>(text: string): Promise<T[]> {
+  const rows = (await sql.runAndReadAll(text)).getRowObjectsJS();
+  return rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, plainSql(v)]))) as T[];
+}
+
+beforeAll(async () => {
+  const dir = tempDir();
+  const storePath = join(dir, "samples.duckdb");
+  const store = await openStore(storePath);
+  try {
+    await importSamples(store);
+  } finally {
+    store.close();
+  }
+  const require = createRequire(import.meta.url);
+  await initParquet({module_or_path: readFileSync(require.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm"))});
+  instance = await DuckDBInstance.create(":memory:");
+  sql = await instance.connect();
+  decoded = {} as Record<TableName, Row[]>;
+  // Two at a time: each loader is a process of its own.
+  const names = Object.keys(LOADERS) as TableName[];
+  for (let i = 0; i < names.length; i += 2) {
+    await Promise.all(names.slice(i, i + 2).map(async (name) => {
+      const parquet = await runLoader(LOADERS[name], storePath);
+      const file = join(dir, `${name}.parquet`);
+      writeFileSync(file, parquet);
+      decoded[name] = await decodeParquetRows(new Blob([new Uint8Array(parquet)]));
+      await sql.run(`CREATE TABLE ${name} AS SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
+    }));
+  }
+}, 240_000);
+
+afterAll(() => {
+  sql?.closeSync();
+  instance?.closeSync();
+});
+
+describe("decoded tables", () => {
+  it("hold every row of each loader's Parquet, with the same values DuckDB reads", async () => {
+    expect(Object.fromEntries(Object.entries(decoded).map(([name, rows]) => [name, rows.length]))).toEqual({
+      overview: 47, sotopia_stats: 6064, sotopia_tasks: 42, words_per_turn: 5,
+      lifelong_instances: 1757, checkpoint_pairs: 1096, checkpoint_failures: 3128,
+      hsii_cases: 480, hsii_cot: 720,
+      stss_conversations: 2176, stss_runs: 240, stss_tasks: 30,
+      ib_results: 2336, ib_plans: 1891, ib_consensus: 628, ib_schedules: 1173,
+    });
+    // Lists of numbers and booleans come out as plain arrays, BIGINT as numbers, as from DuckDB-wasm.
+    for (const name of ["hsii_cot", "stss_runs", "ib_schedules", "overview", "words_per_turn"] as const) {
+      expect(decoded[name], name).toEqual(await query(`SELECT * FROM ${name}`));
+    }
+  });
+});
+
+describe("each page's data from decoded tables equals the SQL path's", () => {
+  it("overview: sections in the order of ORDER BY section, benchmark, episodes DESC, name", async () => {
+    const viaSql = await query("SELECT * FROM overview ORDER BY section, benchmark, episodes DESC, name");
+    const data = overviewData(decoded.overview);
+    expect(data.benchmarks.length + data.models.length + data.raters.length + data.sources.length).toBe(viaSql.length);
+    expect(data.benchmarks).toEqual(viaSql.filter((r) => r.section === "benchmark"));
+    expect(data.models).toEqual(viaSql.filter((r) => r.section === "model"));
+    expect(data.raters).toEqual(viaSql.filter((r) => r.section === "rater"));
+    expect(data.sources).toEqual(viaSql.filter((r) => r.section === "source"));
+    expect(data.benchmarks.map((b) => [b.name, b.episodes])).toEqual([
+      ["hsii", 480], ["informativebench", 2336], ["lifelong-sotopia", 810], ["sotopia", 232], ["stss", 1328],
+    ]);
+  });
+
+  it("SOTOPIA: rows, raters (LLM first, then the human mean, then most scores), models, tasks; the same means and matrix", async () => {
+    const data = sotopiaData(decoded);
+    const rows = await query<{rater: string}>("SELECT * FROM sotopia_stats");
+    const raters = await query<{rater: string; rater_kind: string; ratings: number | null}>(`
+      SELECT * FROM (
+        SELECT rater, any_value(rater_kind) AS rater_kind, sum(n) FILTER (WHERE dimension <> 'overall') AS ratings
+        FROM sotopia_stats GROUP BY rater
+      ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`);
+    const models = (await query<{model: string}>("SELECT DISTINCT model FROM sotopia_stats ORDER BY model")).map((r) => r.model);
+    const tasks = await query<{task_id: string}>("SELECT task_id, codename, characters FROM sotopia_tasks");
+    expect(data.rows).toEqual(rows);
+    expect(data.raters).toEqual(raters.map((r) => ({...r, ratings: Number(r.ratings ?? 0)})));
+    expect(data.models).toEqual(models);
+    expect([...data.tasks.values()].map((t) => ({task_id: t.task_id, codename: t.codename, characters: t.characters}))).toEqual(tasks);
+    // The first view: the default rater's means per model and dimension.
+    const rater = defaultRater(data.rows)!;
+    expect(rater).toBe("gpt-4");
+    const fromDecoded = modelAggregates(data.rows, {rater, models: data.models});
+    expect(fromDecoded).toEqual(modelAggregates(rows as never, {rater, models}));
+    expect(fromDecoded.filter((a) => a.dimension === OVERALL)).toHaveLength(models.length);
+    expect(pairwiseMatrix(data.rows, {rater, dimension: OVERALL})).toEqual(pairwiseMatrix(rows as never, {rater, dimension: OVERALL}));
+    const words = await query<{model: string; turns: number; words: number}>("SELECT model, turns, words FROM words_per_turn ORDER BY model");
+    expect(wordsPerTurnRows(decoded.words_per_turn)).toEqual(words.map((r) => ({...r, perTurn: wordsPerTurn(r)})));
+  });
+
+  it("LIFELONG-SOTOPIA: instances, checkpoint pairs and failures in the SQL order; the same curves", async () => {
+    const data = lifelongData(decoded);
+    const instances = await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater");
+    expect(data.instances).toEqual(instances);
+    expect(data.pairs).toEqual(await query("SELECT * FROM checkpoint_pairs ORDER BY dimension, episode_id, agent"));
+    expect(data.failures).toEqual(await query("SELECT * FROM checkpoint_failures ORDER BY dimension, rater, model, memory_mode, chain_index"));
+    const rater = lifelongRaters(data.instances).initial!;
+    expect(rater).toBe(lifelongRaters(instances as never).initial);
+    const first = curves(data.instances, {rater});
+    expect(first.length).toBeGreaterThan(0);
+    expect(first).toEqual(curves(instances as never, {rater}));
+  });
+
+  it("HSII: cases and COT rounds in the SQL order; the same Table 1", async () => {
+    const data = hsiiData(decoded);
+    const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+    expect(data.cases).toEqual(cases);
+    expect(data.cot).toEqual(await query("SELECT * FROM hsii_cot ORDER BY model, case_id, episode_id, variant"));
+    expect(data.raters).toEqual([...new Set((cases as {rater: string | null}[]).map((r) => r.rater).filter((r) => r !== null))].sort());
+    const options = {rater: data.raters[0]!};
+    const first = hsiiByModel(data.cases, options);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first).toEqual(hsiiByModel(cases as never, options));
+  });
+
+  it("STSS: conversations, runs and tasks in the SQL order; the same Table 3", async () => {
+    const data = stssData(decoded);
+    const conversations = await query("SELECT * FROM stss_conversations ORDER BY model, architecture, task_id, conversation_id, level, rater, run_id");
+    expect(data.conversations).toEqual(conversations);
+    expect(data.runs).toEqual(await query("SELECT * FROM stss_runs ORDER BY model, architecture, task_id, run_label"));
+    expect(data.tasks).toEqual(await query("SELECT * FROM stss_tasks ORDER BY category, task_id"));
+    const options = {verdicts: data.verdictSets[0]!, appointmentPartners: "target" as const};
+    const first = table3(data.conversations, options);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first).toEqual(table3(conversations as never, options));
+  });
+
+  it("InformativeBench: results, plan updates, consensus steps and schedules in the SQL order", async () => {
+    const data = informativeBenchData(decoded);
+    expect(data.results).toEqual(await query("SELECT * FROM ib_results ORDER BY model, dataset, question_id, episode_id"));
+    expect(data.updates).toEqual(await query("SELECT * FROM ib_plans ORDER BY episode_id, plan, update_index"));
+    expect(data.consensus).toEqual(await query("SELECT * FROM ib_consensus ORDER BY episode_id, plan"));
+    expect(data.schedules).toEqual(await query("SELECT * FROM ib_schedules"));
+    expect(data.models).toEqual((await query<{model: string}>("SELECT DISTINCT model FROM ib_results ORDER BY model")).map((r) => r.model));
+  });
+});
+
+describe("orderBy sorts as DuckDB's ORDER BY", () => {
+  const values: Row[] = [
+    {k: "b", n: 2, t: true}, {k: null, n: 1, t: false}, {k: "a", n: null, t: null}, {k: "\u{1F600}", n: 3, t: true},
+    {k: "\uFFFF", n: -1, t: false}, {k: "B", n: 2, t: true}, {k: "ab", n: 0.5, t: false}, {k: "", n: null, t: true},
+  ];
+
+  it("ascending and descending, NULLs last both ways, text by code point, as DuckDB orders the same rows", async () => {
+    await sql.run("CREATE OR REPLACE TABLE order_probe (i INTEGER, k VARCHAR, n DOUBLE, t BOOLEAN)");
+    const appender = values.map((v, i) => `(${i}, ${v.k === null ? "NULL" : `'${v.k}'`}, ${v.n ?? "NULL"}, ${v.t ?? "NULL"})`).join(", ");
+    await sql.run(`INSERT INTO order_probe VALUES ${appender}`);
+    const withIndex = values.map((v, i) => ({i, ...v}));
+    for (const [keys, orderSql] of [
+      [["k"], "k"],
+      [[{column: "k", desc: true}], "k DESC"],
+      [["t", {column: "n", desc: true}], "t, n DESC"],
+      [[{column: "n", desc: true}, "k"], "n DESC, k"],
+    ] as const) {
+      const expected = (await query<{i: number}>(`SELECT i FROM order_probe ORDER BY ${orderSql}, i`)).map((r) => r.i);
+      expect(orderBy(withIndex, [...keys, "i"] as never).map((r) => r.i), orderSql).toEqual(expected);
+    }
+  });
+
+  it("compares text by code point (U+1F600 after U+FFFF) and keeps equal keys in input order", () => {
+    expect(compareText("\u{1F600}", "\uFFFF")).toBe(1);
+    expect("\u{1F600}" < "\uFFFF").toBe(true);
+    expect(compareText("ab", "a")).toBe(1);
+    expect(orderBy([{k: 1, i: 0}, {k: 0, i: 1}, {k: 1, i: 2}, {k: 0, i: 3}], ["k"]).map((r) => r.i)).toEqual([1, 3, 0, 2]);
+    expect(distinctSorted([{m: "b"}, {m: "a"}, {m: "b"}, {m: "C"}], "m")).toEqual(["C", "a", "b"]);
+  });
+});
