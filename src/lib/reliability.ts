@@ -316,3 +316,15 @@ export function reliabilityThresholdsText(report: Pick<ReliabilityReport, "optio
       ? "adding A to the human annotators does not lower their Krippendorff's α (A agrees with them at least as well as they agree with each other)."
       : `Krippendorff's α of A and B is at least ${RELIABILITY_TRUST.alphaMin} (Krippendorff 2004: the lowest for tentative conclusions).`);
 }
+
+/** What each statistic measures and when it misleads, one sentence each: the page and the CLI print these. */
+export const RELIABILITY_EXPLAINED: Readonly<Record<"alpha" | "icc" | "kappa" | "ac1" | "fleiss" | "r" | "blandAltman" | "interval", string>> = {
+  alpha: "Krippendorff's α: 1 − observed / expected disagreement over every pair of ratings of an item, any number of raters, missing ratings allowed; it misleads when nearly every score is the same value (little expected disagreement makes a few disagreements weigh heavily).",
+  icc: "ICC: the share of score variance that lies between items rather than between raters or in noise; absolute-agreement forms (2,·) count a constant offset between raters against agreement, consistency forms (3,·) do not, and any ICC is low on items that barely vary.",
+  kappa: "Cohen's κ on the binned scale: agreement of A's and B's bins beyond what their own bin frequencies give by chance, with linear or quadratic credit for near misses; it drops sharply when one bin holds most scores (the kappa paradox), even at high raw agreement.",
+  ac1: "Gwet's AC1: chance-corrected agreement whose chance term shrinks when scores pile into one bin, so it stays near raw agreement on skewed dimensions (SOC, SEC); it can overstate agreement when raters agree only on the common bin.",
+  fleiss: "Fleiss' κ (chance from the pooled bin shares) and Randolph's κ (chance 1/k) among annotators on the same bins; P_o is raw pairwise agreement, which ignores agreement by chance altogether.",
+  r: "Pearson's r and Spearman's ρ: whether A's scores rise and fall with B's; a rater that is consistently 3 points higher still gets r = 1, so read them with the bias.",
+  blandAltman: "Bland–Altman: the mean difference A − B with 95% limits within which most differences fall, and the slope of the difference on the mean score (a significant slope means the bias changes along the scale); it assumes differences are roughly normal.",
+  interval: "Intervals resample episodes (or whole scenarios) with replacement, so items of one episode stay together; percentile takes the replicates' quantiles, BCa corrects them for bias and skew.",
+};
