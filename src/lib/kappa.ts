@@ -24,11 +24,17 @@ export function agreementWeight(i: number, j: number, bins: number, weighting: K
   return weighting === "linear" ? 1 - d : 1 - d * d;
 }
 
-function checkBins(list: readonly number[], bins: number, who: string): void {
+/** Throws naming the rating whose bin is not one of 0…bins−1; `who` names the list, and is only called then. */
+function checkBins(list: readonly number[], bins: number, who: () => string): void {
   if (!(Number.isInteger(bins) && bins >= 2)) throw new RangeError(`kappa needs at least 2 bins, got ${bins}`);
-  list.forEach((b, i) => {
-    if (!(Number.isInteger(b) && b >= 0 && b < bins)) throw new RangeError(`${who} ${i}: bin ${b} is not one of 0…${bins - 1}`);
-  });
+  for (let i = 0; i < list.length; i++) {
+    const b = list[i];
+    if (!(Number.isInteger(b) && b >= 0 && b < bins)) throw new RangeError(`${who()} ${i}: bin ${b} is not one of 0…${bins - 1}`);
+  }
+}
+
+function checkItems(items: readonly (readonly number[])[], bins: number): void {
+  for (let i = 0; i < items.length; i++) checkBins(items[i], bins, () => `item ${i}, rating`);
 }
 
 export interface CohenKappa {
@@ -47,8 +53,8 @@ export interface CohenKappa {
  */
 export function cohenKappa(a: readonly number[], b: readonly number[], bins: number, weighting: KappaWeighting = DEFAULT_KAPPA_WEIGHTING): CohenKappa {
   if (a.length !== b.length) throw new RangeError(`rater A has ${a.length} items and rater B ${b.length}`);
-  checkBins(a, bins, "rater A, item");
-  checkBins(b, bins, "rater B, item");
+  checkBins(a, bins, () => "rater A, item");
+  checkBins(b, bins, () => "rater B, item");
   const n = a.length;
   const table = new Float64Array(bins * bins);
   for (let i = 0; i < n; i++) table[a[i] * bins + b[i]]++;
@@ -76,8 +82,8 @@ export function cohenKappa(a: readonly number[], b: readonly number[], bins: num
 /** Cohen's kappa as a function of item weights, for the bootstrap; `unitOf[i]` is item i's index in the weights. O(items + bins²). */
 export function weightedCohenKappa(a: readonly number[], b: readonly number[], bins: number, weighting: KappaWeighting = DEFAULT_KAPPA_WEIGHTING, unitOf?: ArrayLike<number>): (weights: Float64Array) => number {
   if (a.length !== b.length) throw new RangeError(`rater A has ${a.length} items and rater B ${b.length}`);
-  checkBins(a, bins, "rater A, item");
-  checkBins(b, bins, "rater B, item");
+  checkBins(a, bins, () => "rater A, item");
+  checkBins(b, bins, () => "rater B, item");
   const agree = new Float64Array(bins * bins);
   for (let i = 0; i < bins; i++) for (let j = 0; j < bins; j++) agree[i * bins + j] = agreementWeight(i, j, bins, weighting);
   const cell = Int32Array.from(a, (x, i) => x * bins + b[i]);
@@ -132,7 +138,7 @@ export interface MultiRaterAgreement {
  * items too (with the same raters on every item this is Fleiss' p_j).
  */
 export function multiRaterAgreement(items: readonly (readonly number[])[], bins: number): MultiRaterAgreement {
-  items.forEach((item, i) => checkBins(item as number[], bins, `item ${i}, rating`));
+  checkItems(items, bins);
   const shares = new Array<number>(bins).fill(0);
   let agreeing = 0;
   let used = 0;
@@ -167,7 +173,7 @@ export function multiRaterAgreement(items: readonly (readonly number[])[], bins:
  * their weighted means change. O(items × bins) per call.
  */
 export function weightedMultiRater(items: readonly (readonly number[])[], bins: number, statistic: "ac1" | "fleiss", unitOf?: ArrayLike<number>): (weights: Float64Array) => number {
-  items.forEach((item, i) => checkBins(item as number[], bins, `item ${i}, rating`));
+  checkItems(items, bins);
   const kept: number[] = [];
   items.forEach((item, i) => {
     if (item.length >= 2) kept.push(i);

@@ -152,19 +152,26 @@ interface AnnotatedItem {
   scores: {rater: string; value: number}[];
 }
 
-/** Items of one dimension with their human annotators' scores, in row order. */
-function annotatedItems(rows: readonly RaterScore[], dimension: string): AnnotatedItem[] {
+/** Items of every dimension with their human annotators' scores, in row order, by dimension. */
+function annotatedItems(rows: readonly RaterScore[]): Map<string, AnnotatedItem[]> {
   const items = new Map<string, AnnotatedItem>();
+  const byDimension = new Map<string, AnnotatedItem[]>();
   for (const r of rows) {
-    if (r.dimension !== dimension || r.rater_kind !== "human") continue;
-    const key = `${r.episode_id}\u0000${r.agent}`;
+    if (r.rater_kind !== "human") continue;
+    const key = `${r.dimension}\u0000${r.episode_id}\u0000${r.agent}`;
     const item = items.get(key);
-    if (item) item.scores.push({rater: r.rater, value: r.value});
-    else items.set(key, {episode_id: r.episode_id, scores: [{rater: r.rater, value: r.value}]});
+    if (item) {
+      item.scores.push({rater: r.rater, value: r.value});
+      continue;
+    }
+    const created = {episode_id: r.episode_id, scores: [{rater: r.rater, value: r.value}]};
+    items.set(key, created);
+    const list = byDimension.get(r.dimension);
+    if (list) list.push(created);
+    else byDimension.set(r.dimension, [created]);
   }
-  const out = Array.from(items.values());
-  for (const item of out) item.scores.sort((x, y) => (x.rater < y.rater ? -1 : x.rater > y.rater ? 1 : 0));
-  return out;
+  for (const item of items.values()) if (item.scores.length > 1) item.scores.sort((x, y) => (x.rater < y.rater ? -1 : x.rater > y.rater ? 1 : 0));
+  return byDimension;
 }
 
 /**
@@ -229,8 +236,9 @@ export function reliabilityReport(rows: readonly RaterScore[], options: Reliabil
   adjust(judges.map((j) => j.blandAltman.slopeP)).forEach((p, i) => (judges[i].slopePAdjusted = p));
 
   const annotators: AnnotatorRow[] = [];
+  const annotated = annotatedItems(rows);
   for (const d of o.dimensions) {
-    const items = annotatedItems(rows, d.key).filter((i) => i.scores.length >= 2);
+    const items = (annotated.get(d.key) ?? []).filter((i) => i.scores.length >= 2);
     const values = items.map((i) => i.scores.map((s) => s.value));
     const bins = values.map((v) => v.map((x) => binIndex(x, d.lo, d.hi, o.bins)));
     // The ICC needs one count of raters on every item: the most common count (the larger on a tie).
