@@ -1,5 +1,5 @@
-// Bland–Altman agreement of two raters on one scale (METRICS.md § Evaluator
-// reliability; Bland & Altman 1986, 1999): the mean difference A − B, the 95%
+// Bland–Altman agreement of two raters on one scale (issue 15;
+// Bland & Altman 1986, 1999): the mean difference A − B, the 95%
 // limits of agreement around it, and whether the difference grows with the
 // score (least-squares regression of A − B on the mean of A and B).
 

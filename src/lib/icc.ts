@@ -1,4 +1,4 @@
-// Intraclass correlation (METRICS.md § Evaluator reliability): the six forms of
+// Intraclass correlation (issue 15): the six forms of
 // Shrout & Fleiss (1979), named as McGraw & Wong (1996) name them too, from the
 // one-way and two-way ANOVA of an items × raters matrix with no gaps. F tests,
 // p-values and intervals follow Shrout & Fleiss and McGraw & Wong as R's

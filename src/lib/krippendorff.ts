@@ -1,4 +1,4 @@
-// Krippendorff's alpha (METRICS.md § Evaluator reliability; Krippendorff 2011,
+// Krippendorff's alpha (issue 15; Krippendorff 2011,
 // "Computing Krippendorff's alpha-reliability"): agreement among any number of
 // raters, each unit rated by any subset of them, on a scale with a chosen
 // difference function. α = 1 − D_o / D_e, from the coincidence matrix.

@@ -1,4 +1,4 @@
-// The reliability table (METRICS.md § Evaluator reliability; issue 15): per
+// The reliability table (issue 15, beyond METRICS.md): per
 // dimension, how far each rater A agrees with rater B (by default the mean of
 // the human annotators), and how far the annotators agree among themselves,
 // with seeded bootstrap intervals over episodes (or scenarios) and
