@@ -1,5 +1,5 @@
-// Chance-corrected agreement on a binned scale (issue 15): Cohen's kappa for two raters with unweighted, linear or
-// quadratic weights (Cohen 1968), Fleiss' kappa and Gwet's AC1 for any number
+// Chance-corrected agreement on a binned scale (issue 15): Cohen's kappa for
+// two raters with unweighted, linear or quadratic weights (Cohen 1968), Fleiss' kappa and Gwet's AC1 for any number
 // of raters per item (Gwet 2008, 2014), next to Randolph's free-marginal kappa
 // in src/lib/agreement.ts. Scores arrive as bin indices 0…bins−1 (binIndex).
 
