@@ -108,6 +108,7 @@ export function reliabilityTable(report: ReliabilityReport, coverage: readonly s
     notes: [
       `A = ${o.judges.join(", ") || "none (name one with --rater)"}; B = ${B}; an item is one (episode, agent) on one dimension, a rater's repeated responses averaged`,
       `alpha: Krippendorff's α, ${o.metric} metric (--metric nominal|ordinal|interval|ratio); for A vs B over B's raters with A added${o.against === HUMANS ? " (each annotator, not their mean)" : ""}`,
+      ...(o.metric === "ratio" ? [`alpha n/a on dimensions whose scores go below 0 (${o.dimensions.filter((d) => d.lo < 0).map((d) => d.key).join(", ")}): the ratio metric needs a scale with a true zero`] : []),
       `icc: ${ICC_FORM_LABELS[o.iccForm]} (--icc); icc_lo/hi: bootstrap interval; icc_f_lo/hi: F-based 95% interval; icc_p: F test of ICC = 0`,
       `kappa: Cohen's κ, ${o.weighting} weights (--kappa-weights), and ac1: Gwet's AC1, on ${o.bins} equal-width bins (--bins); fleiss, randolph, po: among annotators on the same bins`,
       "r: Pearson, rho: Spearman; ba_*: Bland–Altman bias (mean A − B), 95% limits of agreement, slope of A − B on (A + B)/2",
