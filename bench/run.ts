@@ -43,6 +43,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   viewer: () => import("./viewer.js"),
   "run-informativebench": () => import("./run-informativebench.js"),
   pages: () => import("./pages.js"),
+  reliability: () => import("./reliability.js"),
 };
 
 /** What one child process measured. */

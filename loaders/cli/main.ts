@@ -53,6 +53,8 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
       [--positive fail|pass] [--band sd|ci95] [--variance sample|population]
       [--alpha A --beta B --gamma G] [--formula eq1|table1] [--win-policy mean|strict|first] [--cot with|without|both] [--by-cluster]
       [--threshold S] [--cap N]
+      [--metric nominal|ordinal|interval|ratio] [--icc 1,1|2,1|3,1|1,k|2,k|3,k] [--kappa-weights unweighted|linear|quadratic]
+      [--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--adjust holm|bh|none]   (reliability; --rater may repeat)
       [--by task|type] [--level conversation|summary] [--run-id ID|imported] [--appointment-partners target|all]   (stss)
       [--order lower-bound|rate|count] [--min-n N]   (stss --by type: which conditions fail)
       [--by task] [--conv-ratio mean|pooled] [--help-order subsequence|first] [--initiator mandatory|ignored]   (stss-action)
@@ -169,6 +171,14 @@ export async function main(argv: string[]): Promise<number> {
       against: {type: "string"},
       bins: {type: "string"},
       basis: {type: "string"},
+      metric: {type: "string"},
+      icc: {type: "string"},
+      "kappa-weights": {type: "string"},
+      resamples: {type: "string"},
+      seed: {type: "string"},
+      interval: {type: "string"},
+      cluster: {type: "string"},
+      adjust: {type: "string"},
       "hard-target": {type: "string"},
       "hard-n": {type: "string"},
       "hard-rule": {type: "string"},
@@ -285,6 +295,8 @@ export async function main(argv: string[]): Promise<number> {
           hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], positive, band, variance,
           weights, formula, winPolicy, cot: cotFlag === "with" ? true : cotFlag === "without" ? false : undefined, byCluster: values["by-cluster"], threshold, cap,
           by, level, convRatio,
+          reliability: {metric: values.metric, icc: values.icc, kappaWeights: values["kappa-weights"], resamples: values.resamples, seed: values.seed,
+            interval: values.interval, cluster: values.cluster, adjust: values.adjust},
           stss: {runId: values["run-id"], appointmentPartners: values["appointment-partners"], helpOrder: values["help-order"], initiator: values.initiator,
             order: values.order, minN: values["min-n"]},
           ib: {match: values.match, settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],

@@ -13,6 +13,7 @@ import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
 import type {ResultTable} from "./output.js";
 import {stssActionReport, stssLanguageReport, type StssFlags} from "./reports/stss.js";
+import {reliabilityCliReport, type ReliabilityFlags} from "./reports/reliability.js";
 import {infonavReport, informativebenchAblationsReport, informativebenchAuditReport, informativebenchReport, type IbReportFlags} from "./reports/informativebench.js";
 
 export interface ReportOptions {
@@ -49,6 +50,8 @@ export interface ReportOptions {
   convRatio?: "mean" | "pooled";
   /** stss: --run-id, --appointment-partners; stss-action: --help-order, --initiator (as given, checked by the report). */
   stss?: StssFlags;
+  /** reliability: --metric, --icc, --kappa-weights, --resamples, --seed, --interval, --cluster, --adjust as given (checked by the report). */
+  reliability?: ReliabilityFlags;
   /** informativebench, informativebench-ablations, infonav: --match, --settings, --right-at, --average as given (checked by the report). */
   ib?: IbReportFlags;
 }
@@ -196,6 +199,12 @@ function humanAgreement(scores: RaterScore[], coverage: string[], bins: number):
   };
 }
 
+const reliability: Report = {
+  name: "reliability",
+  description: "Krippendorff's alpha, ICC, weighted kappa, AC1, r and Bland–Altman of raters against the humans and among the annotators, with bootstrap intervals; --rater may repeat",
+  run: (store, options) => reliabilityCliReport(store, options),
+};
+
 const lifelong: Report = {
   name: "lifelong",
   description: "LIFELONG-SOTOPIA curves: mean BEL, GOAL and penalised BEL per model, memory mode and chain index",
@@ -336,7 +345,7 @@ const informativebenchReports: Report[] = [
   {name: "informativebench-audit", description: "the smallest denominators behind iAgents Table 3's precision percentages, against Table 2's #QA", run: () => informativebenchAuditReport()},
 ];
 
-export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, lifelong, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, reliability, lifelong, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);

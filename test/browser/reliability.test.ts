@@ -1,0 +1,139 @@
+// The agreement page's reliability section against `sociometer report
+// reliability` on the bundled samples: built site, Chromium, the same
+// default options and seed; every statistic, bound and adjusted p on the page
+// equal to the CLI's to 1e-9, computed in the page's worker.
+
+import {mkdtempSync, readdirSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {afterAll, beforeAll, expect, it} from "vitest";
+import {getReport} from "../../loaders/cli/reports.js";
+import {importFiles} from "../../loaders/import/session.js";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore} from "../../loaders/store/db.js";
+import {fixture, FIXTURES_MISSING} from "../helpers/fixtures.js";
+import {describeUnless} from "../helpers/skips.js";
+import {browserTestsOff, launchBrowser} from "./chromium.js";
+import {buildSite, serveStatic} from "./helpers.js";
+
+/** Page cell id → CLI column, for a judge row and for the annotators' row. */
+const JUDGE_CELLS: Record<string, string> = {alpha: "alpha", icc: "icc", kappa: "kappa", ac1: "ac1", r: "r", rho: "rho", bias: "ba_bias", "icc-p": "icc_p_adj", "slope-p": "ba_slope_p_adj"};
+const ANNOTATOR_CELLS: Record<string, string> = {alpha: "alpha", icc: "icc", ac1: "ac1", fleiss: "fleiss", "icc-p": "icc_p_adj"};
+
+describeUnless(browserTestsOff(), "the reliability section of the agreement page", () => {
+  let dir: string;
+  let browser: Browser;
+  let site: {origin: string; close(): Promise<void>};
+  let cli: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    dir = mkdtempSync(join(tmpdir(), "sociometer-reliability-"));
+    const storePath = join(dir, "samples.duckdb");
+    const store = await openStore(storePath);
+    try {
+      await importSamples(store);
+      cli = (await getReport("reliability").run(store, {})).rows;
+    } finally {
+      store.close();
+    }
+    // Up to ten minutes: one build on a 2-core machine shared with other builds took more than runNpx's default four.
+    const {dist} = await buildSite(storePath, join(dir, "site"), {}, 600_000);
+    site = await serveStatic(dist);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    if (dir) rmSync(dir, {recursive: true, force: true});
+  });
+
+  it("shows the CLI's numbers to 1e-9 with the same seed, after a progress note from the worker", async () => {
+    const {cells, options} = await reliabilityCells(browser, site.origin);
+    expect(options).toContain("95% percentile bootstrap over episodes, 1,000 resamples, seed 1");
+    // Rows: gpt-4 against the mean of the annotators, and the annotators, on seven dimensions.
+    expect(compareWithCli(cells, cli)).toBe(7 * (Object.keys(JUDGE_CELLS).length + Object.keys(ANNOTATOR_CELLS).length));
+  }, 600_000);
+});
+
+interface PageCell {
+  id: string;
+  value: string | null;
+  lo: string | null;
+  hi: string | null;
+}
+
+/** Opens the agreement page, waits for the worker's report, and reads every reliability cell's exact values. */
+async function reliabilityCells(browser: Browser, origin: string): Promise<{cells: PageCell[]; options: string | null}> {
+  const page: Page = await browser.newPage({viewport: {width: 1440, height: 900}});
+  await page.goto(`${origin}/agreement`, {waitUntil: "load"});
+  await page.getByTestId("reliability-progress").filter({hasText: "Bootstrap done"}).waitFor({timeout: 300_000});
+  const cells = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("[data-testid^='rel-']"), (td) =>
+    ({id: td.dataset.testid!, value: td.dataset.value ?? null, lo: td.dataset.lo ?? null, hi: td.dataset.hi ?? null})));
+  const options = await page.getByTestId("reliability-options").textContent();
+  await page.close();
+  return {cells, options};
+}
+
+/** Holds every page cell to the CLI row's value (and bounds) to 1e-9; returns how many were compared. */
+function compareWithCli(cells: readonly PageCell[], cli: readonly Record<string, unknown>[]): number {
+  const byId = new Map(cells.map((c) => [c.id, c]));
+  let compared = 0;
+  for (const row of cli) {
+    const who = row.comparison === "among annotators" ? "annotators" : row.a as string;
+    for (const [cell, column] of Object.entries(who === "annotators" ? ANNOTATOR_CELLS : JUDGE_CELLS)) {
+      const id = `rel-${cell}-${row.dimension}-${who}`;
+      const shown = byId.get(id);
+      expect(shown, id).toBeDefined();
+      const expected = row[column] as number | string;
+      // reportedP prints an underflowed p as "< 1e-300"; the page keeps the 0 itself.
+      const value = typeof expected === "string" ? 0 : expected;
+      expect(Math.abs(Number(shown!.value) - value), id).toBeLessThanOrEqual(1e-9);
+      if (shown!.lo !== null && `${column}_lo` in row) {
+        expect(Math.abs(Number(shown!.lo) - (row[`${column}_lo`] as number)), `${id} lo`).toBeLessThanOrEqual(1e-9);
+        expect(Math.abs(Number(shown!.hi) - (row[`${column}_hi`] as number)), `${id} hi`).toBeLessThanOrEqual(1e-9);
+      }
+      compared++;
+    }
+  }
+  return compared;
+}
+
+describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the reliability section on the real Sotopia-π annotations", () => {
+  let dir: string;
+  let browser: Browser;
+  let site: {origin: string; close(): Promise<void>};
+  let cli: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    dir = mkdtempSync(join(tmpdir(), "sociometer-reliability-"));
+    const storePath = join(dir, "fixtures.duckdb");
+    const store = await openStore(storePath);
+    try {
+      const humanEval = fixture("sotopia-lab__sotopia-pi", "human_eval");
+      const otree = join(humanEval, "otree_project", "sotopia_official_study");
+      await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
+      await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+      cli = (await getReport("reliability").run(store, {})).rows;
+    } finally {
+      store.close();
+    }
+    const {dist} = await buildSite(storePath, join(dir, "site"), {}, 600_000);
+    site = await serveStatic(dist);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    if (dir) rmSync(dir, {recursive: true, force: true});
+  });
+
+  it("shows alpha, ICC and AC1 among the human annotators per dimension, as the CLI does", async () => {
+    const {cells} = await reliabilityCells(browser, site.origin);
+    // No LLM rater scores these episodes: seven annotator rows, no judge rows.
+    expect(cli.every((r) => r.comparison === "among annotators")).toBe(true);
+    expect(compareWithCli(cells, cli)).toBe(7 * Object.keys(ANNOTATOR_CELLS).length);
+  }, 600_000);
+});

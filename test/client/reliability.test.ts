@@ -1,0 +1,38 @@
+import {describe, expect, it} from "vitest";
+import {progressText} from "../../src/client/reliability.js";
+import {blandAltman} from "../../src/lib/bland-altman.js";
+import {blandAltmanChart, MAX_POINTS} from "../../src/components/reliability-bland-altman.js";
+
+type Layer = {data: {values: Record<string, number>[]}};
+
+describe("blandAltmanChart", () => {
+  it("draws one dot per instance, the bias and limits as rules, and the regression line over the range", () => {
+    const a = [2, 4, 6, 8];
+    const b = [1, 4, 5, 9];
+    const stats = blandAltman(a, b);
+    const spec = blandAltmanChart(a, b, stats, {title: "t", width: 600, lo: 0, hi: 10}) as unknown as {layer: Layer[]};
+    expect(spec.layer[0].data.values).toEqual([{mean: 1.5, diff: 1, instances: 1}, {mean: 4, diff: 0, instances: 1}, {mean: 5.5, diff: 1, instances: 1}, {mean: 8.5, diff: -1, instances: 1}]);
+    expect(spec.layer[1].data.values.map((r) => r.y)).toEqual([stats.bias, stats.lower, stats.upper]);
+    expect(spec.layer[2].data.values).toEqual([{x: 0, y: stats.intercept}, {x: 10, y: stats.intercept + 10 * stats.slope}]);
+  });
+
+  it("counts instances in half-point cells past MAX_POINTS, so 100k instances make a few hundred marks", () => {
+    const n = 100_000;
+    const a = Array.from({length: n}, (_, i) => i % 11);
+    const b = Array.from({length: n}, (_, i) => (i * 7) % 11);
+    const spec = blandAltmanChart(a, b, blandAltman(a, b), {title: "t", width: 600, lo: 0, hi: 10}) as unknown as {layer: Layer[]};
+    const cells = spec.layer[0].data.values;
+    expect(n).toBeGreaterThan(MAX_POINTS);
+    // i mod 11 fixes both scores: 11 distinct pairs, 9,091 or 9,090 instances each.
+    expect(cells).toHaveLength(11);
+    expect(cells.reduce((s, c) => s + c.instances, 0)).toBe(n);
+    expect(cells.find((c) => c.mean === 0 && c.diff === 0)!.instances).toBe(9091);
+  });
+});
+
+describe("progressText", () => {
+  it("says how far the worker is, then that it is done", () => {
+    expect(progressText(4500, 63000)).toBe("Bootstrap running in a background worker: 4,500 of 63,000 statistic resamples (7%).");
+    expect(progressText(63000, 63000)).toBe("Bootstrap done: 63,000 statistic resamples.");
+  });
+});
