@@ -40,6 +40,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   import: () => import("./import.js"),
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
+  "run-stss": () => import("./run-stss.js"),
 };
 
 /** What one child process measured. */
