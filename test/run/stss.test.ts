@@ -121,9 +121,16 @@ describe("the partners a task needs", () => {
 describe("answers the STSS runner refuses", () => {
   it("an empty turn, a refusal in character's place, and a plan of the wrong shape", () => {
     expect(checkStssAction(say("   "))).toEqual({problem: `the turn is empty: "argument" must say what you say for action_type "speak"`});
-    expect(checkStssAction(say("I'm sorry, but I can't help with role-playing this."))).toEqual({problem: "it declines to play the character; stay in the role and answer as the character would"});
+    expect(checkStssAction(say("I'm sorry, but I can't assist with that."))).toEqual({problem: "it declines to play the character; stay in the role and answer as the character would"});
     expect(checkStssAction(say("Sorry I'm late! Would you join my party?"))).toEqual({value: {type: "speak", argument: "Sorry I'm late! Would you join my party?"}});
     expect(isRefusal("As an AI language model, I cannot attend parties.")).toBe(true);
+    expect(isRefusal("I'm sorry, but I can't take part in this role-play.")).toBe(true);
+    expect(isRefusal("I cannot fulfill that request.")).toBe(true);
+    expect(isRefusal("I\u2019m sorry, but I can\u2019t assist with this.")).toBe(true);
+    // A character may decline in the story: that is an answer, not a refusal.
+    expect(isRefusal("Sorry, I can't make it Tuesday.")).toBe(false);
+    expect(isRefusal("Sorry, I can't help with the delivery, I'm busy all day.")).toBe(false);
+    expect(isRefusal("I won't be able to come, unfortunately.")).toBe(false);
     expect(checkPlan(JSON.stringify({subgoals: ["a", "b"], checklist: ["c"]}))).toEqual({problem: `"subgoals" must have 3 to 5 entries, not 2`});
     expect(checkPlan(JSON.stringify({subgoals: ["a", "b", "c"], checklist: []}))).toEqual({problem: `"checklist" must have 1 to 5 entries, not 0`});
   });
@@ -268,6 +275,27 @@ describe("run stss with bad answers: retried, then recorded as failed", () => {
   });
 });
 
+describe("run stss: the stale-turn rule of run sotopia", () => {
+  it("ends a conversation after more than --max-stale-turns `none` turns in a row, and still asks for the summary of what was said", async () => {
+    const {db, tasks} = setUp();
+    await importTasks(db, ["stss-tasks", tasks]);
+    const {chat, requests} = chatOf((r) => {
+      if (system(r).includes("You have just finished")) return JSON.stringify({summary: "Klaus said hello, then nothing."});
+      return turnOf(r) === 1 ? say("Hello, Mei.") : JSON.stringify({action_type: "none", argument: ""});
+    });
+    const out = join(tempDir(), "stale.jsonl");
+    const r = await inProcess(["stss", "--model", "tested", "--task", APPT, "--db", db, "--run-id", "stale", "--out", out], chat);
+    expect(r.code, r.stderr).toBe(0);
+    expect(requests).toHaveLength(5); // speak, none, none, none (the third in a row ends it), then the summary
+    const [rec] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rec.settings.ended).toBe("stale");
+    expect(rec.settings.actions.map((a: {action_type: string}) => a.action_type)).toEqual(["speak", "none", "none", "none"]);
+    expect(rec.transcript).toEqual([{speaker: "Klaus Mueller", text: "Hello, Mei."}]);
+    expect(rec.summary).toBe("Klaus said hello, then nothing.");
+    expect(rec.partner_model).toBe("tested"); // no --partner-model: the tested model plays the partner too
+  });
+});
+
 describe("run stss --dry-run", () => {
   it("prints the planning and first performer prompts and the request count, and sends nothing", async () => {
     const {db, tasks} = setUp();
@@ -280,5 +308,8 @@ describe("run stss --dry-run", () => {
     // 2 tasks (plans) + 3 conversations × (8 turns + a summary) = 29.
     expect(r.stdout).toContain("dry run: 2 task(s), 3 conversation(s), architecture GA+TDP: at most 29 requests (one plan per task, 8 turns and a summary per conversation), plus up to 2 re-ask(s) per unusable answer; nothing was sent");
     expect(requests).toHaveLength(0);
+    await expect(inProcess(["stss", "--model", "tested", "--task", "nope", "--db", db, "--dry-run"], chat))
+      .rejects.toThrow(`no STSS task "nope" in the store; import its tasks file first (sociometer import stss-tasks FILE)`);
+    await expect(inProcess(["stss", "--model", "tested", "--architecture", "tdp", "--db", db, "--dry-run"], chat)).rejects.toThrow("--architecture must be ga or ga+tdp, not tdp");
   });
 });

@@ -136,11 +136,22 @@ export const checkPlan: Check<TaskPlan> = (text) => {
   return {value: {subgoals: subgoals.value, checklist: checklist.value}};
 };
 
-// A model that declines the role play instead of playing it; matched at the start of what it says, where refusals put it.
-const REFUSAL = /^\W*(?:(?:I'?m|I am) sorry|sorry|unfortunately|as an ai\b)[^.!?]{0,60}?\b(?:can(?:'|no)?t|cannot|unable to|won'?t|not able to|language model|an ai\b)/i;
+// A model stepping out of the role to decline the request, as opposed to a character who declines in the story
+// ("Sorry, I can't make it Tuesday" is an answer to keep): only wording about being an AI, the request or the role play.
+const CANNOT = String.raw`(?:can(?:'|no)?t|cannot|unable to|won'?t|not able to)`;
+const REFUSALS: readonly RegExp[] = [
+  /\bas an ai\b/i,
+  /\b(?:i am|i'm) (?:an ai|a language model|an ai language model|an ai assistant|a virtual assistant)\b/i,
+  new RegExp(String.raw`\b${CANNOT} (?:assist|comply) with (?:that|this)\b`, "i"),
+  new RegExp(String.raw`\b${CANNOT} (?:fulfil+|help with|assist with) (?:that|this|your) request\b`, "i"),
+  new RegExp(String.raw`\b${CANNOT} (?:engage in|take part in|participate in|continue|do) (?:this|that|the|any) role[- ]?play`, "i"),
+];
 
-/** Whether an utterance declines to take part rather than speaking in character. */
-export const isRefusal = (text: string): boolean => REFUSAL.test(text.trim());
+/** Whether an utterance steps out of the role to decline the request, rather than speaking in character. */
+export const isRefusal = (text: string): boolean => {
+  const plain = text.replace(/\u2019/g, "'"); // models often write a typographic apostrophe
+  return REFUSALS.some((r) => r.test(plain));
+};
 
 export type StssActionType = "speak" | "none" | "leave";
 
