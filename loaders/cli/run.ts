@@ -239,7 +239,9 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
  * --seed for sotopia), which picks episodes whose own ids and requests do not
  * depend on what else was picked; the profiles' path (their content is in it);
  * the store. For lifelong the seed orders a chain's scenarios, which decides
- * what the agents remember, so it shapes the requests. HSII cases are told
+ * what the agents remember, so it shapes the requests. For stss the
+ * architecture does (GA+TDP adds the plan to every turn); --task and --seed
+ * only pick conversations, whose ids name task and partner. HSII cases are told
  * apart by their prompt in the episode id (loaders/run/episodes/hsii.ts).
  */
 export function runShape(kind: Kind, o: {endpoint: string; seats: [string, string]; maxTurns: number; maxStaleTurns?: number; retries: number; temperature?: number; memory: MemoryMode;
