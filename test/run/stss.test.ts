@@ -263,6 +263,25 @@ describe("run stss with bad answers: retried, then recorded as failed", () => {
     }
   });
 
+  it("a partner that refuses to write the summary every time: the conversation is kept, without a summary, as failed at that step", async () => {
+    const {db, tasks} = setUp();
+    await importTasks(db, ["stss-tasks", tasks]);
+    const {chat, requests} = chatOf((r) => {
+      if (system(r).includes("You have just finished")) return JSON.stringify({summary: "As an AI, I do not keep notes of conversations."});
+      return turnOf(r) === 1 ? say("Shall we discuss the grant on Tuesday in the library?") : leave("Agreed, see you then.");
+    });
+    const out = join(tempDir(), "refused.jsonl");
+    const r = await inProcess(["stss", "--model", "tested", "--task", APPT, "--retries", "2", "--db", db, "--run-id", "refused", "--out", out], chat);
+    expect(r.code, r.stderr).toBe(0);
+    expect(requests).toHaveLength(2 + 3); // two turns, then three summary attempts
+    const [rec] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(rec.transcript).toHaveLength(2);
+    expect(rec.summary).toBeNull();
+    expect(rec.settings.ended).toBe("leave");
+    expect(rec.settings.failure).toEqual({stage: "summary", agent: 2, attempts: Array.from({length: 3}, () => ({
+      answer: JSON.stringify({summary: "As an AI, I do not keep notes of conversations."}), problem: "it declines to write the summary; write it as the character"}))});
+  });
+
   it("an endpoint that refuses the partner's requests: exit code 3, those conversations left out for a rerun", async () => {
     const {db, dir, tasks} = setUp();
     await importTasks(db, ["stss-tasks", tasks]);
