@@ -4,7 +4,7 @@
 // each, and then writes its own summary of the conversation. Conversations are
 // written in the `stss` format without verdicts: `judge stss-conditions` gives those.
 
-import {SUGGESTED_CONDITIONS, type Category} from "../../../src/lib/stss.js";
+import {categoryInfo, SUGGESTED_CONDITIONS, type Category} from "../../../src/lib/stss.js";
 import {expectedParticipants} from "../../../src/lib/stss-action.js";
 import {rows, type Store} from "../../store/db.js";
 import type {Chat, ChatMessage} from "../chat.js";
@@ -96,13 +96,18 @@ export function requiredPartners(task: StssTask, seed: string | number): string[
   return seededOrder(background, seed, (c) => `${task.task_id}\u0000${c}`).slice(0, Math.min(wanted, background.length));
 }
 
+// What an unset time or place means by task type (Table 2): to be negotiated ("same"), or none at all (online).
+const UNSET_TIME: Record<string, string> = {same: "to be agreed with them"};
+const UNSET_PLACE: Record<string, string> = {same: "to be agreed with them", unspecified: "online, no place"};
+
 /** The task as the performer (and the planning step) read it: the goal, its details, each sub-goal's what, when and where. */
 export function taskText(task: StssTask): string {
+  const info = categoryInfo(task.category);
   const lines = [`Goal: ${task.goal ?? "(not given)"}`];
   if (task.description) lines.push(`Details: ${task.description}`);
   if (task.targets?.length) lines.push(`The person or people this is with: ${task.targets.join(", ")}`);
   for (const [i, g] of task.goals.entries()) {
-    const parts = [g.keyword, g.start_time ? `when: ${g.start_time}` : "when: to be agreed", g.location ? `where: ${g.location}` : "where: to be agreed or not needed"];
+    const parts = [g.keyword, `when: ${g.start_time ?? UNSET_TIME[info.time] ?? "not fixed"}`, `where: ${g.location ?? UNSET_PLACE[info.location] ?? "not fixed"}`];
     if (g.duration_in_minutes) parts.push(`about ${g.duration_in_minutes} minutes`);
     lines.push(`${task.goals.length > 1 ? `Step ${i + 1}` : "Activity"}: ${parts.join("; ")}`);
   }
