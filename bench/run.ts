@@ -44,6 +44,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   "run-informativebench": () => import("./run-informativebench.js"),
   pages: () => import("./pages.js"),
   reliability: () => import("./reliability.js"),
+  "run-stss": () => import("./run-stss.js"),
 };
 
 /** What one child process measured. */

@@ -65,7 +65,7 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
   sociometer judge <kind> --model NAME [--base-url URL] [--concurrency N] [--limit N] [--dry-run]
       [--template FILE] [--run-id ID] [--include-failed] [--batch]    LLM judges: sotopia-eval, belext, hsii-pairwise, stss-conditions
   sociometer judge --collect RUN [--wait]    collect a run's Batch API answers (sociometer judge --help)
-  sociometer run <sotopia|lifelong|hsii|informativebench> --model NAME [--partner-model NAME] [--base-url URL] [--limit N] [--dry-run]
+  sociometer run <sotopia|lifelong|hsii|stss|informativebench> --model NAME [--partner-model NAME] [--base-url URL] [--limit N] [--dry-run]
       [--max-turns N] [--seed S] [--memory full|summary|none]    episode runners (sociometer run --help)
   sociometer audit <file.csv> [--format table|csv|json] [--max-n N]
       Recompute a reported table's cells and say which formula and rounding reproduce it

@@ -1,4 +1,4 @@
-// `sociometer run <sotopia|lifelong|hsii>`: play episodes against a model
+// `sociometer run <sotopia|lifelong|hsii|stss|informativebench>`: play episodes against a model
 // endpoint, write them as a log in the benchmark's canonical format, and import
 // that log like any other. Every request goes through the cached client, so a
 // rerun of the same command replays finished calls and resumes where it stopped.
@@ -15,6 +15,7 @@ import {casesFromFile, casesFromStore, hsiiPrompt, runHsii, type HsiiCase} from 
 import {chainSetup, lifelongChains, MEMORY_MODES, runLifelong, type MemoryMode} from "../run/episodes/lifelong.js";
 import {agentPrompt, DEFAULT_MAX_STALE_TURNS} from "../run/episodes/play.js";
 import {runSotopia, setupOf, sotopiaTasks} from "../run/episodes/sotopia.js";
+import {loadStssTemplates, planPrompt, runStss, STSS_ARCHITECTURES, stssTasksFromStore, stssUnits, turnPrompt} from "../run/episodes/stss.js";
 import {stableHash, writeJsonl, type EndpointFailure} from "../run/episodes/support.js";
 import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {pricedAsNote} from "./judge.js";
@@ -34,6 +35,7 @@ Usage:
   sociometer run lifelong --model M [--partner-model M] [--memory full|summary|none] [--episodes N] [--chains N] [--pair ID …] [--summary-model M]
   sociometer run hsii     --model M [--input FILE.jsonl]   (cases from FILE in the hsii format, else from the store)
   sociometer run informativebench --model M [--input FILE.jsonl] [--no-infonav]   (its own options: sociometer run informativebench --help)
+  sociometer run stss     --model M [--partner-model M] [--architecture ga|ga+tdp] [--task ID …] [--limit N]   (tasks imported with stss-tasks)
 
 Options (defaults in brackets):
   --model M            the model of seat 1 (a second --model sets seat 2)
@@ -45,7 +47,8 @@ Options (defaults in brackets):
   --retries N          re-asks after an unusable answer, before the episode is recorded as failed [2]
   --temperature T      sampling temperature [the endpoint's default]
   --seed S             order in which combos, pairs and scenarios are taken [1]
-  --limit N            combos (sotopia), or cases (hsii), to run [all]
+  --limit N            combos (sotopia), cases (hsii), or tasks (stss), to run [all]
+  --architecture A     stss: ga, or ga+tdp (a planning step before the conversations) [ga]
   --concurrency N      episodes and requests in flight [4]
   --run-id ID          names the run [a hash of the options, so the same command gives the same run]
   --out FILE           the log [data/runs/<kind>-<run id>.jsonl]
@@ -63,7 +66,7 @@ export interface RunDeps {
   err?: (text: string) => void;
 }
 
-const KINDS = ["sotopia", "lifelong", "hsii"] as const;
+const KINDS = ["sotopia", "lifelong", "hsii", "stss"] as const;
 type Kind = (typeof KINDS)[number];
 
 function wholeNumber(flag: string, v: string | undefined, min: number): number | undefined {
@@ -85,11 +88,11 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
       "base-url": {type: "string"}, profiles: {type: "string"}, input: {type: "string"},
       "max-turns": {type: "string"}, "max-stale-turns": {type: "string"}, retries: {type: "string"}, temperature: {type: "string"}, seed: {type: "string"},
       limit: {type: "string"}, concurrency: {type: "string"}, repeats: {type: "string"}, combo: {type: "string", multiple: true},
-      memory: {type: "string"}, episodes: {type: "string"}, chains: {type: "string"}, pair: {type: "string", multiple: true},
+      memory: {type: "string"}, architecture: {type: "string"}, task: {type: "string", multiple: true}, episodes: {type: "string"}, chains: {type: "string"}, pair: {type: "string", multiple: true},
       "run-id": {type: "string"}, out: {type: "string"}, "no-import": {type: "boolean"}, prices: {type: "string"},
       "dry-run": {type: "boolean"}, db: {type: "string"}, quiet: {type: "boolean"}, help: {type: "boolean", short: "h"},
     },
-  }, () => "sociometer run <sotopia|lifelong|hsii> --model M [options]   (options: sociometer run --help)");
+  }, () => "sociometer run <sotopia|lifelong|hsii|stss|informativebench> --model M [options]   (options: sociometer run --help)");
   const kind = positionals[0] as Kind | undefined;
   if (values.help || !kind) {
     out(RUN_HELP);
@@ -126,7 +129,9 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   // it asked before and adds the rest. The selection is recorded in the log.
   // The endpoint is part of it: the same model name served elsewhere answers differently, and its episodes must not replace these.
   const endpoint = displayEndpoint(values["base-url"]?.trim() || process.env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL);
-  const runId = values["run-id"] ?? stableHash(runShape(kind, {endpoint, seats, maxTurns, maxStaleTurns, retries, temperature, memory, summaryModel: values["summary-model"], seed, profilesDir}), 10);
+  const architecture = STSS_ARCHITECTURES[(values.architecture ?? "ga").toLowerCase().replace(/\s+/g, "") as keyof typeof STSS_ARCHITECTURES];
+  if (!architecture) throw new Error(`--architecture must be ${Object.keys(STSS_ARCHITECTURES).join(" or ")}, not ${values.architecture}`);
+  const runId = values["run-id"] ?? stableHash(runShape(kind, {endpoint, seats, maxTurns, maxStaleTurns, retries, temperature, memory, summaryModel: values["summary-model"], seed, profilesDir, architecture}), 10);
   if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new Error(`--run-id may hold letters, digits, '.', '_' and '-' only, not ${JSON.stringify(runId)}`);
   const outPath = resolve(values.out ?? join(RUNS_DIR, `${kind}-${runId}.jsonl`));
   const play = {maxTurns, maxStaleTurns, maxAttempts: retries + 1, temperature, runId, models: seats, concurrency};
@@ -138,7 +143,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   let client: ChatClient | null = null;
   const chatOf = (): Chat => deps.chat ?? client!.chat;
   try {
-    const needStore = !values["dry-run"] || (kind === "hsii" && !values.input);
+    const needStore = !values["dry-run"] || (kind === "hsii" && !values.input) || kind === "stss";
     if (needStore) store = await openStoreWhenFree(dbPath);
     if (!values["dry-run"] && !deps.chat) {
       client = createChat({
@@ -175,6 +180,23 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
       }
       progress.start(`lifelong run ${runId}`, total, "items");
       work = () => runLifelong(chatOf(), chains, {...play, memory, summaryModel: values["summary-model"], selection: {chains: chainCount, pairs: values.pair ?? null, episodes}, onDone: (n) => progress.update(n)});
+    } else if (kind === "stss") {
+      const tasks = (await stssTasksFromStore(store!, values.task)).slice(0, limit);
+      if (!tasks.length) throw new Error(`the store at ${dbPath} holds no STSS tasks; import some first (sociometer import stss-tasks tasks.json)`);
+      const units = stssUnits(tasks, seed);
+      const templates = loadStssTemplates();
+      format = "stss";
+      if (values["dry-run"]) {
+        const tdp = architecture === "GA+TDP";
+        printDryRun(out, [
+          ...(tdp ? [["planning step, task 1", planPrompt(templates, tasks[0]!)] as [string, ReturnType<typeof planPrompt>]] : []),
+          [`performer, turn 1 (with ${units[0]!.partner})${tdp ? "; the plan's answer goes where the template has {{plan}}" : ""}`, turnPrompt(templates, tasks[0]!, units[0]!.partner, null, 0, [], maxTurns)],
+        ], `${tasks.length} task(s), ${units.length} conversation(s), architecture ${architecture}: at most ${(tdp ? tasks.length : 0) + units.length * (maxTurns + 1)} requests ` +
+          `(${tdp ? "one plan per task, " : ""}${maxTurns} turns and a summary per conversation), plus up to ${retries} re-ask(s) per unusable answer`);
+        return 0;
+      }
+      progress.start(`stss run ${runId}`, units.length, "items");
+      work = () => runStss(chatOf(), units, {...play, architecture, templates, selection: {seed, limit: limit ?? null, tasks: values.task ?? null}, onDone: (n) => progress.update(n)});
     } else {
       let cases: HsiiCase[] = values.input ? casesFromFile(resolve(values.input)) : await casesFromStore(store!);
       if (!cases.length) throw new Error(values.input ? `${values.input}: no cases` : `the store at ${dbPath} holds no HSII cases; import some (sociometer import hsii FILE) or give --input FILE`);
@@ -219,12 +241,15 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
  * --seed for sotopia), which picks episodes whose own ids and requests do not
  * depend on what else was picked; the profiles' path (their content is in it);
  * the store. For lifelong the seed orders a chain's scenarios, which decides
- * what the agents remember, so it shapes the requests. HSII cases are told
+ * what the agents remember, so it shapes the requests. For stss the
+ * architecture does (GA+TDP adds the plan to every turn); --task and --seed
+ * only pick conversations, whose ids name task and partner. HSII cases are told
  * apart by their prompt in the episode id (loaders/run/episodes/hsii.ts).
  */
 export function runShape(kind: Kind, o: {endpoint: string; seats: [string, string]; maxTurns: number; maxStaleTurns?: number; retries: number; temperature?: number; memory: MemoryMode;
-  summaryModel?: string; seed: string; profilesDir: string}): unknown {
+  summaryModel?: string; seed: string; profilesDir: string; architecture?: string}): unknown {
   if (kind === "hsii") return {kind, endpoint: o.endpoint, model: o.seats[0], temperature: o.temperature ?? null};
+  if (kind === "stss") return {kind, endpoint: o.endpoint, seats: o.seats, maxTurns: o.maxTurns, maxStaleTurns: o.maxStaleTurns ?? DEFAULT_MAX_STALE_TURNS, retries: o.retries, temperature: o.temperature ?? null, architecture: o.architecture};
   const common = {kind, endpoint: o.endpoint, seats: o.seats, maxTurns: o.maxTurns, maxStaleTurns: o.maxStaleTurns ?? DEFAULT_MAX_STALE_TURNS, retries: o.retries, temperature: o.temperature ?? null, profiles: profilesHash(o.profilesDir)};
   if (kind === "sotopia") return common;
   return {...common, memory: o.memory, summaryModel: o.memory === "summary" ? o.summaryModel ?? o.seats[0] : null, seed: o.seed};

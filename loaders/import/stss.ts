@@ -59,6 +59,21 @@ function levelRatings(episodeId: string, level: Level, list: Json, defaults: {ra
   });
 }
 
+/** The conditions a conversation is to be judged on, listed without verdicts (a runner's log): names, each with an optional label. */
+function goalConditionsOf(v: Json | undefined): {name: string; label: string | null}[] | null {
+  if (v === undefined || v === null) return null;
+  const seen = new Set<string>();
+  return asArray(v, "goal_conditions").map((c, i) => {
+    const f = `goal_conditions[${i}]`;
+    const o = asObject(c, f);
+    const name = asNonEmptyString(o.name, `${f}.name`);
+    if (!CONDITION_NAME.test(name)) throw new RecordProblem(`${f}.name`, `${JSON.stringify(name)} is not a condition name (lower-case letters, digits and _ , starting with a letter)`);
+    if (seen.has(name)) throw new RecordProblem(`${f}.name`, `${name} is listed twice`);
+    seen.add(name);
+    return {name, label: optionalString(o.label, `${f}.label`)};
+  });
+}
+
 export function episodeFromConversation(r: JsonObject, ctx: ReadContext): EpisodeRecord {
   const taskId = asNonEmptyString(r.task_id, "task_id");
   requireTask(ctx, taskId);
@@ -102,7 +117,11 @@ export function episodeFromConversation(r: JsonObject, ctx: ReadContext): Episod
     }
   }
   episode.tables = {stss_conversations: [{task_id: taskId, conversation_id: conversationId, architecture, performer, partner}]};
-  episode.settings = {architecture, stss_record: "conversation"};
+  episode.tag = optionalString(r.tag, "tag");
+  // A runner's own account of the conversation (how it ended, the plan, a failure) is kept as written, under the importer's keys.
+  const settings = r.settings === undefined || r.settings === null ? {} : asObject(r.settings, "settings");
+  const goalConditions = goalConditionsOf(r.goal_conditions);
+  episode.settings = {...settings, ...(goalConditions ? {goal_conditions: goalConditions} : {}), architecture, stss_record: "conversation"};
   return episode;
 }
 

@@ -182,6 +182,23 @@ describeWithFixtures("STSS bad input: clear errors, nothing half-imported", () =
     expect([a.line, a.field]).toEqual([1, "task_id"]);
   });
 
+  it("keeps a runner's tag, settings and goal conditions listed without verdicts; a bad condition name is refused with line and field", async () => {
+    const store = await withTasks();
+    const run = {tag: "run:r9", settings: {runner: "stss", ended: "leave", architecture: "overridden"},
+      goal_conditions: [{name: "invited", label: "the partner is invited"}, {name: "time_conveyed"}]};
+    const {conditions: _, ...unjudged} = conversation(PARTY, 0, 3, run);
+    await importFiles(store, "stss", [writeFile(store.dir, "ok.jsonl", jsonl([unjudged]))]);
+    const [e] = await rows<{tag: string; settings: string}>(store.conn, "SELECT tag, settings::VARCHAR AS settings FROM episodes WHERE benchmark = 'stss'");
+    expect(e!.tag).toBe("run:r9");
+    expect(JSON.parse(e!.settings)).toEqual({runner: "stss", ended: "leave", architecture: "GA", stss_record: "conversation",
+      goal_conditions: [{name: "invited", label: "the partner is invited"}, {name: "time_conveyed", label: null}]});
+    expect(await count(store, "SELECT count(*) FROM ratings")).toBe(0);
+    const bad = conversation(PARTY, 1, 3, {goal_conditions: [{name: "invited"}, {name: "Time conveyed"}]});
+    const err = await expectImportFailure(store, "stss", [writeFile(store.dir, "bad.jsonl", jsonl([conversation(PARTY, 2, 3), bad]))]);
+    expect([err.line, err.field]).toEqual([2, "goal_conditions[1].name"]);
+    expect(err.problem).toBe(`"Time conveyed" is not a condition name (lower-case letters, digits and _ , starting with a letter)`);
+  });
+
   it("rejects negative counts and impossible ones", async () => {
     const store = await withTasks();
     const run = (extra: Record<string, unknown>) => ({task_id: PARTY, model: "m", architecture: "GA", background_characters: 12, participants: 3, ...extra});
