@@ -100,9 +100,36 @@ export async function compareFromArgs(store: Store, benchmarkName: string | unde
   return comparison;
 }
 
+/**
+ * `--a model=x rater=y` gives a side several words: each KEY=VALUE word after
+ * --a or --b (up to the next option) becomes its own `--a KEY=VALUE`, which
+ * parseArgs reads.
+ */
+export function sideWordsAsOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  let side: string | null = null;
+  for (const word of argv) {
+    if (word === "--a" || word === "--b") {
+      side = word;
+      continue;
+    }
+    if (side && !word.startsWith("-") && word.includes("=")) {
+      out.push(side, word);
+      continue;
+    }
+    if (side) {
+      if (!word.startsWith("-") && out[out.length - 2] !== side) throw new Error(`${side} needs KEY=VALUE words, not "${word}"\nusage: ${COMPARE_USAGE}`);
+      side = null;
+    }
+    out.push(word);
+  }
+  if (side && out[out.length - 2] !== side) throw new Error(`${side} needs KEY=VALUE words\nusage: ${COMPARE_USAGE}`);
+  return out;
+}
+
 export async function compareCommand(argv: string[]): Promise<number> {
   const {values, positionals} = parseCommandLine({
-    args: argv,
+    args: sideWordsAsOptions(argv),
     allowPositionals: true,
     options: {
       a: {type: "string", multiple: true},
