@@ -40,6 +40,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   import: () => import("./import.js"),
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
+  compare: () => import("./compare.js"),
 };
 
 /** What one child process measured. */

@@ -10,8 +10,8 @@ import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSides, informativebenchCompareRows, parseSide, sideBySideHref,
-  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison,
+  BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
@@ -27,27 +27,50 @@ const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string
   stss: STSS_COMPARE_SQL,
 };
 
-/** Every metric value of one benchmark, as the comparison reads them. */
-export async function readCompareRows(store: Store, benchmark: CompareBenchmark): Promise<CompareRow[]> {
-  if (benchmark !== "informativebench") return rows<CompareRow>(store.conn, SQL[benchmark]);
+/**
+ * The metric values of one benchmark on side A or B (every value without
+ * sides), as the comparison reads them: filtered in SQL, so a large store
+ * sends only the two sides' rows.
+ */
+export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
+  if (benchmark !== "informativebench") {
+    if (!sides) return rows<CompareRow>(store.conn, SQL[benchmark]);
+    const where = sidesWhere(sides.a, sides.b);
+    return rows<CompareRow>(store.conn, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
+  }
   const results = await rows<IbResultRow>(store.conn, IB_RESULTS_SQL);
   const schedules = schedulesFromRows(await rows<ScheduleRow>(store.conn, IB_SCHEDULES_SQL));
   const sources = new Map((await rows<{episode_id: string; source: string}>(store.conn, IB_SOURCES_SQL)).map((r) => [r.episode_id, r.source]));
-  return informativebenchCompareRows(scoreRows(results, {schedules}), sources);
+  const all = informativebenchCompareRows(scoreRows(results, {schedules}), sources);
+  return sides ? all.filter((r) => onSide(r, sides.a) || onSide(r, sides.b)) : all;
 }
 
-/** The benchmark named, else the first (in COMPARE_BENCHMARKS order) with any rows. */
-async function chooseBenchmark(store: Store, named: string | undefined): Promise<{benchmark: CompareBenchmark; rows: CompareRow[]}> {
+/** Episodes per model and scores per rater of a benchmark, for the default sides (counted in SQL, not shipped). */
+async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<DefaultSides | null> {
+  if (benchmark === "informativebench") {
+    const all = await readCompareRows(store, benchmark);
+    return all.length ? defaultSides(benchmark, all) : null;
+  }
+  const models = await rows<{model: string; n: number}>(store.conn,
+    `SELECT model, count(DISTINCT episode_id)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE model IS NOT NULL GROUP BY model`);
+  const raters = await rows<{rater: string; n: number}>(store.conn,
+    `SELECT rater, count(*)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE rater IS NOT NULL GROUP BY rater`);
+  if (!models.length && !raters.length) return null;
+  return defaultSidesFromCounts(benchmark, models, raters);
+}
+
+/** The benchmark named, else the first (in COMPARE_BENCHMARKS order) with any rows, and its default sides. */
+async function chooseBenchmark(store: Store, named: string | undefined): Promise<{benchmark: CompareBenchmark; defaults: DefaultSides}> {
   if (named !== undefined) {
     const benchmark = COMPARE_BENCHMARKS.find((b) => b === named);
     if (!benchmark) throw new Error(`compare: no benchmark "${named}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
-    const found = await readCompareRows(store, benchmark);
-    if (!found.length) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
-    return {benchmark, rows: found};
+    const defaults = await defaultsOf(store, benchmark);
+    if (!defaults) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
+    return {benchmark, defaults};
   }
   for (const benchmark of COMPARE_BENCHMARKS) {
-    const found = await readCompareRows(store, benchmark);
-    if (found.length) return {benchmark, rows: found};
+    const defaults = await defaultsOf(store, benchmark);
+    if (defaults) return {benchmark, defaults};
   }
   throw new Error("compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
 }
@@ -90,12 +113,11 @@ export function comparisonTables(c: Comparison): ResultTable[] {
 
 /** Runs the comparison a command line asks for on an open store. */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
-  const {benchmark, rows: found} = await chooseBenchmark(store, benchmarkName);
-  const defaults = defaultSides(benchmark, found);
+  const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
   const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
   const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
-  const comparison = compareRuns(benchmark, found, a, b, options);
+  const comparison = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   return comparison;
 }

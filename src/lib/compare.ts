@@ -383,7 +383,7 @@ export function informativebenchCompareRows(scored: readonly IbScoredRow[], sour
  * name), A the first; when the rows have raters, both sides take the rater
  * with the most scores unless a side names another (`shared`).
  */
-export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): {a: Side; b: Side; shared: Side; note: string} {
+export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): DefaultSides {
   const episodes = new Map<string, Set<string>>();
   const raterRows = new Map<string, number>();
   for (const r of rows) {
@@ -394,8 +394,20 @@ export function defaultSides(benchmark: CompareBenchmark, rows: readonly Compare
     }
     if (r.rater !== null) raterRows.set(r.rater, (raterRows.get(r.rater) ?? 0) + 1);
   }
-  const models = Array.from(episodes, ([model, set]) => ({model, n: set.size})).sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
-  const raters = Array.from(raterRows, ([rater, n]) => ({rater, n})).sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
+  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})), Array.from(raterRows, ([rater, n]) => ({rater, n})));
+}
+
+export interface DefaultSides {
+  a: Side;
+  b: Side;
+  shared: Side;
+  note: string;
+}
+
+/** defaultSides from counts: episodes per model and scores per rater (the page counts them in SQL). */
+export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[]): DefaultSides {
+  const models = modelEpisodes.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+  const raters = raterRows.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
   const shared: Side = raters.length ? {rater: raters[0].rater} : {};
   if (models.length < 2) {
     return {a: {...shared}, b: {...shared}, shared, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
@@ -403,4 +415,25 @@ export function defaultSides(benchmark: CompareBenchmark, rows: readonly Compare
   const note = `defaults: the two models with the most ${benchmark} episodes (${models[0].model}: ${models[0].n}, ${models[1].model}: ${models[1].n})` +
     (raters.length ? `, rated by ${raters[0].rater} (the rater with the most scores)` : "");
   return {a: {model: models[0].model, ...shared}, b: {model: models[1].model, ...shared}, shared, note};
+}
+
+/**
+ * A SQL condition (with `?` placeholders, values bound in `params`) that
+ * keeps the rows on side A or side B, as onSide reads a side: the CLI and
+ * the page both read only these rows. Keys come from SIDE_KEYS, never from input.
+ */
+export function sidesWhere(a: Side, b: Side): {sql: string; params: string[]} {
+  const params: string[] = [];
+  const one = (side: Side): string => {
+    const parts: string[] = [];
+    for (const key of SIDE_KEYS) {
+      const value = side[key];
+      if (value === undefined) continue;
+      parts.push(`(${key} IS NULL OR ${key} = ?)`);
+      params.push(value);
+    }
+    return parts.length ? parts.join(" AND ") : "true";
+  };
+  const sql = `((${one(a)}) OR (${one(b)}))`;
+  return {sql, params};
 }
