@@ -1,4 +1,4 @@
-// Comparing two runs (issue 16; METRICS.md § Comparing two runs). A side is a
+// Comparing two runs (issue 16; README § Comparing two runs). A side is a
 // slice of the store named by KEY=VALUE filters (model, rater, run, source,
 // setting, memory, cot); the two sides' values are paired item by item on
 // what both share, tested per metric, and the metrics of one comparison are

@@ -1,4 +1,4 @@
-// Tests and intervals for a difference between two runs (METRICS.md § Comparing
+// Tests and intervals for a difference between two runs (README § Comparing
 // two runs). Differences are always B − A. Paired forms take the two sides'
 // values item by item; the unpaired forms exist for when nothing pairs, and
 // their results say so in `method`.
