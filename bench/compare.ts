@@ -18,17 +18,24 @@ const DEFAULT_SIZES = [100_000];
 const median = (xs: readonly number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** N episodes of two seats, seat 1 scored on the seven dimensions in runs v1 and v2 (v2 adds 0.3 to goal). */
-async function fill(store: Store, n: number): Promise<void> {
+async function fill(store: Store, n: number, log: (message: string) => void): Promise<void> {
+  // A shared machine: DuckDB's default (80% of RAM) got the filling process killed.
+  await store.conn.run("SET memory_limit = '2GB'");
   await store.conn.run(`INSERT INTO sources VALUES ('bench', '/bench/ratings.csv', 'sotopia-ratings', '0', 0, now(), ${n}, 0, NULL)`);
-  await store.conn.run(`INSERT INTO episodes (episode_id, benchmark, source_id, scenario_id, synthetic)
-    SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), 'sotopia', 'bench', 'scenario-' || (i % 450), true FROM range(${n}) t(i)`);
-  await store.conn.run(`INSERT INTO participants (episode_id, agent, agent_ref, model)
-    SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), s, 'char-' || ((i * 7 + s) % 40), 'model-' || (i % 5) FROM range(${n}) t(i), range(1, 3) u(s)`);
-  await store.conn.run(`INSERT INTO ratings (episode_id, agent, dimension, rater, rater_kind, value, run_id, source_id)
-    SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), s, d.dimension, 'judge', 'llm',
-           least(d.hi, greatest(d.lo, round((d.lo + d.hi) / 2 + (hash(i, s, d.dimension, r) % 5)::INTEGER - 2 + CASE WHEN r = 'v2' AND d.dimension = 'goal' THEN 0.3 ELSE 0 END))),
-           r, 'bench'
-    FROM range(${n}) t(i), range(1, 2) u(s), (SELECT dimension, lo, hi FROM dimensions WHERE benchmark = 'sotopia') d, (VALUES ('v1'), ('v2')) v(r)`);
+  const chunk = 10_000;
+  for (let start = 0; start < n; start += chunk) {
+    const range = `range(${start}, ${Math.min(n, start + chunk)}) t(i)`;
+    await store.conn.run(`INSERT INTO episodes (episode_id, benchmark, source_id, scenario_id, synthetic)
+      SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), 'sotopia', 'bench', 'scenario-' || (i % 450), true FROM ${range}`);
+    await store.conn.run(`INSERT INTO participants (episode_id, agent, agent_ref, model)
+      SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), s, 'char-' || ((i * 7 + s) % 40), 'model-' || (i % 5) FROM ${range}, range(1, 3) u(s)`);
+    await store.conn.run(`INSERT INTO ratings (episode_id, agent, dimension, rater, rater_kind, value, run_id, source_id)
+      SELECT 'ep-' || lpad(i::VARCHAR, 7, '0'), 1, d.dimension, 'judge', 'llm',
+             least(d.hi, greatest(d.lo, round((d.lo + d.hi) / 2 + (hash(i, d.dimension, r) % 5)::INTEGER - 2 + CASE WHEN r = 'v2' AND d.dimension = 'goal' THEN 0.3 ELSE 0 END))),
+             r, 'bench'
+      FROM ${range}, (SELECT dimension, lo, hi FROM dimensions WHERE benchmark = 'sotopia') d, (VALUES ('v1'), ('v2')) v(r)`);
+    log(`compare: ${Math.min(n, start + chunk).toLocaleString("en-US")} episodes written`);
+  }
 }
 
 /** The paired aggregation in SQL alone: per dimension, n, mean and sd of the run-to-run differences, and t. */
@@ -62,7 +69,7 @@ export async function run(context: BenchContext): Promise<string> {
     const store = await openStore(join(dir, "store.duckdb"));
     try {
       context.log(`compare: filling a store with ${n.toLocaleString("en-US")} episodes`);
-      await fill(store, n);
+      await fill(store, n, context.log);
       const times = {read: [] as number[], lib: [] as number[], noBoot: [] as number[], alone: [] as number[]};
       let rowsRead = 0;
       for (let r = 0; r < context.repeat; r++) {

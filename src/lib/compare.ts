@@ -8,7 +8,7 @@
 
 import {settingsLabel, type IbScoredRow} from "./informativebench.js";
 import {adjustPValues, MULTIPLICITY_LABELS, type MultiplicityMethod} from "./multiplicity.js";
-import {pairedBootstrap, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "./paired-tests.js";
+import {pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "./paired-tests.js";
 import {DEFAULT_RESAMPLES, DEFAULT_SEED, intervalNote, type IntervalMethod} from "./resample.js";
 
 export const COMPARE_BENCHMARKS = ["sotopia", "lifelong", "hsii", "stss", "informativebench"] as const;
@@ -233,6 +233,7 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
   let averagedA = 0;
   let averagedB = 0;
   let bootNote = "";
+  const pending: {index: number; keys: string[]; differences: Float64Array; clusterOf: Int32Array}[] = [];
   for (const {metric, kind: rowKind} of metricOrder(rows)) {
     const itemsA = sideA.get(metric) ?? new Map<string, SideItem>();
     const itemsB = sideB.get(metric) ?? new Map<string, SideItem>();
@@ -277,8 +278,7 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
       metrics.push({...base, ...unpairedTest(itemsA, itemsB, kind, level), bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon: NaN});
       continue;
     }
-    const boot = n >= 1 ? pairedBootstrap(differences, {resamples, seed, level, method, clusterOf: options.cluster ? clusterOf : undefined}) : null;
-    if (boot && !bootNote) bootNote = intervalNote(boot);
+    if (n >= 1) pending.push({index: metrics.length, keys, differences, clusterOf});
     let test: Pick<MetricComparison, "difference" | "lo" | "hi" | "p" | "test">;
     let pWilcoxon = NaN;
     if (kind === "binary") {
@@ -297,8 +297,21 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
       pWilcoxon = w.p;
       test = {difference: t.difference, lo: t.lo, hi: t.hi, p: t.p, test: `${t.method}; ${w.method}`};
     }
-    metrics.push({...base, ...test, bootLo: boot ? boot.lo : NaN, bootHi: boot ? boot.hi : NaN, pAdjusted: NaN, pWilcoxon});
+    metrics.push({...base, ...test, bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon});
     for (const c of mostChanged(metric, keys, differences, va, vb, itemsA, itemsB, changedEach)) changed.push(c);
+  }
+  // Metrics over the same pairs (a SOTOPIA episode's seven dimensions) share one set of resamples.
+  for (let start = 0; start < pending.length;) {
+    let end = start + 1;
+    while (end < pending.length && sameKeys(pending[end].keys, pending[start].keys)) end++;
+    const group = pending.slice(start, end);
+    const intervals = pairedBootstraps(group.map((g) => g.differences), {resamples, seed, level, method, clusterOf: options.cluster ? group[0].clusterOf : undefined});
+    group.forEach((g, i) => {
+      metrics[g.index].bootLo = intervals[i].lo;
+      metrics[g.index].bootHi = intervals[i].hi;
+    });
+    if (!bootNote) bootNote = intervalNote(intervals[0]);
+    start = end;
   }
   const adjusted = adjustPValues(metrics.map((m) => m.p), options.adjust);
   metrics.forEach((m, i) => (m.pAdjusted = adjusted[i]));
@@ -311,6 +324,12 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
 }
 
 const isBinaryValue = (v: number): boolean => v === 0 || v === 1;
+
+function sameKeys(x: readonly string[], y: readonly string[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
 
 function unpairedTest(itemsA: Map<string, SideItem>, itemsB: Map<string, SideItem>, kind: "binary" | "continuous", level: number) {
   const valuesA = Float64Array.from(itemsA.values(), (i) => i.value);

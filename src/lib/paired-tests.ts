@@ -4,7 +4,7 @@
 // their results say so in `method`.
 
 import {binomialCdfOf, normalQuantile, normalTwoSided, signedRankCdf, studentTQuantile, studentTTwoSided} from "./distributions.js";
-import {bootstrapInterval, type BootstrapInterval, type ResampleOptions} from "./resample.js";
+import {bootstrapIntervals, type BootstrapInterval, type ResampleOptions} from "./resample.js";
 
 export interface DifferenceTest {
   n: number;
@@ -92,18 +92,29 @@ export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankTe
 
 /** Seeded bootstrap interval of the mean difference, drawing pairs (or, with clusterOf, whole scenarios). */
 export function pairedBootstrap(differences: ArrayLike<number>, options: ResampleOptions & {clusterOf?: ArrayLike<number>} = {}): BootstrapInterval {
-  const n = differences.length;
-  const meanOf = (w: Float64Array): number => {
+  return pairedBootstraps([differences], options)[0];
+}
+
+/**
+ * Bootstrap intervals of several mean differences over the same pairs, from
+ * one shared set of resamples: the same intervals as one pairedBootstrap call
+ * each (the draws depend only on the seed and the pairs), for a fraction of
+ * the random draws.
+ */
+export function pairedBootstraps(differences: readonly ArrayLike<number>[], options: ResampleOptions & {clusterOf?: ArrayLike<number>} = {}): BootstrapInterval[] {
+  const n = differences[0]?.length ?? 0;
+  for (const d of differences) if (d.length !== n) throw new RangeError(`paired bootstraps share their pairs: got ${d.length} and ${n} differences`);
+  const meanOf = (values: ArrayLike<number>) => (w: Float64Array): number => {
     let s = 0;
     let total = 0;
     for (let i = 0; i < n; i++) {
       if (w[i] === 0) continue;
-      s += w[i] * differences[i];
+      s += w[i] * values[i];
       total += w[i];
     }
     return total > 0 ? s / total : NaN;
   };
-  return bootstrapInterval({count: n, clusterOf: options.clusterOf}, meanOf, options);
+  return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map(meanOf), options);
 }
 
 /** The 2 × 2 table of paired binary outcomes: a both 1, b A only, c B only, d both 0. */

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {mcnemarExact, newcombePairedInterval, pairedBootstrap, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "../../src/lib/paired-tests.js";
+import {mcnemarExact, newcombePairedInterval, pairedBootstrap, pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "../../src/lib/paired-tests.js";
 
 describe("pairedT", () => {
   it("gives the mean difference, its t interval and p (d = 1, 2, 0, 2, 1)", () => {
@@ -86,6 +86,17 @@ describe("pairedBootstrap", () => {
     expect([other.lo, other.hi]).not.toEqual([one.lo, one.hi]);
     expect(one.lo).toBeLessThan(one.estimate);
     expect(one.hi).toBeGreaterThan(one.estimate);
+  });
+
+  it("gives several metrics over the same pairs, from shared resamples, the intervals each would get alone", () => {
+    const d1 = Array.from({length: 40}, (_, i) => Math.sin(i));
+    const d2 = Array.from({length: 40}, (_, i) => (i % 7) - 3);
+    const clusterOf = Array.from({length: 40}, (_, i) => i % 6);
+    for (const options of [{seed: 4, resamples: 300}, {seed: 4, resamples: 300, clusterOf}, {seed: 9, resamples: 300, method: "bca" as const}]) {
+      const shared = pairedBootstraps([d1, d2], options);
+      const alone = [pairedBootstrap(d1, options), pairedBootstrap(d2, options)];
+      expect(shared.map((b) => [b.lo, b.hi])).toEqual(alone.map((b) => [b.lo, b.hi]));
+    }
   });
 
   it("draws whole scenarios when clustered", () => {
