@@ -3,7 +3,7 @@
 // around them (the values each side key can take, the forest plot's rows),
 // and src/lib/compare.ts pairs and tests, as `sociometer compare` does.
 
-import aq from "arquero/dist/arquero.min.js";
+import {aq} from "./arquero.js";
 import {BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSidesFromCounts, sidesWhere, type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side, type SideKey} from "../lib/compare.js";
 import type {Database} from "./duckdb.js";
 

@@ -52,14 +52,14 @@ export function runCli(args: readonly string[]): Promise<{stdout: string; stderr
  * loaders/ and copies the rest, so imports resolve as they do in the project.
  * `env` adds build options (e.g. SOCIOMETER_EXPLORER_ROWS).
  */
-export async function buildSite(storePath: string, workDir: string, env: Record<string, string> = {}): Promise<{dist: string; log: string; ms: number}> {
+export async function buildSite(storePath: string, workDir: string, env: Record<string, string> = {}, timeoutMs?: number): Promise<{dist: string; log: string; ms: number}> {
   const project = join(workDir, "project");
   mkdirSync(project, {recursive: true});
   cpSync(join(REPO, "src"), join(project, "src"), {recursive: true, filter: (from) => !from.includes(`${sep}.observablehq`)});
   for (const file of ["observablehq.config.ts", "package.json", "tsconfig.json"]) cpSync(join(REPO, file), join(project, file));
   for (const dir of ["node_modules", "loaders"]) symlinkSync(join(REPO, dir), join(project, dir), "dir");
   const start = performance.now();
-  const {stdout, stderr} = await runNpx(["observable", "build"], {cwd: project, env: {SOCIOMETER_DB: storePath, ...env}});
+  const {stdout, stderr} = await runNpx(["observable", "build"], {cwd: project, env: {SOCIOMETER_DB: storePath, ...env}, timeoutMs});
   return {dist: join(project, "dist"), log: stdout + stderr, ms: performance.now() - start};
 }
 
