@@ -2,15 +2,17 @@
 // counts and means checked against SQL written independently of the
 // comparison's own, and the sample pair of judge runs where only `goal` moves.
 
-import {mkdtempSync, rmSync} from "node:fs";
+import {spawn} from "node:child_process";
+import {closeSync, mkdtempSync, openSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {compareFromArgs, sideWordsAsOptions} from "../../loaders/cli/compare.js";
+import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loaders/cli/compare.js";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
-import type {CompareOptions, Comparison} from "../../src/lib/compare.js";
+import {COMPARE_BENCHMARKS, compareRuns, sidesWhere, type CompareOptions, type CompareRow, type Comparison} from "../../src/lib/compare.js";
 import {cli} from "../helpers/cli.js";
+import {REPO} from "../helpers/fixtures.js";
 
 let dir: string;
 let store: Store;
@@ -143,4 +145,39 @@ describe("the compare command", () => {
       store = await openStore(db);
     }
   }, 60_000);
+});
+
+describe("data/compare-rows.parquet", () => {
+  it("ships every benchmark's rows in the CLI's order, and the page's side query on them gives the CLI's comparison", async () => {
+    const db = join(dir, "samples.duckdb");
+    const sides = {a: {rater: "gpt-4o", run: "prompt-v1"}, b: {rater: "gpt-4o", run: "prompt-v2"}};
+    const cliComparison = await compareFromArgs(store, "sotopia", ["rater=gpt-4o", "run=prompt-v1"], ["rater=gpt-4o", "run=prompt-v2"], holm);
+    const counts: Record<string, number> = {};
+    for (const b of COMPARE_BENCHMARKS) counts[b] = (await readCompareRows(store, b)).length;
+    store.close();
+    const out = join(dir, "compare-rows.parquet");
+    try {
+      await new Promise<void>((resolvePromise, reject) => {
+        const fd = openSync(out, "w");
+        const child = spawn("npx", ["tsx", "src/data/compare-rows.parquet.ts"], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: db}, stdio: ["ignore", fd, "pipe"]});
+        let stderr = "";
+        child.stderr?.on("data", (d: Buffer) => (stderr += d));
+        child.on("close", (code) => {
+          closeSync(fd);
+          if (code === 0) resolvePromise();
+          else reject(new Error(`loader exited with ${code}: ${stderr.slice(-2000)}`));
+        });
+      });
+    } finally {
+      store = await openStore(db);
+    }
+    const shipped = await rows<{benchmark: string; n: number}>(store.conn, `SELECT benchmark, count(*)::INTEGER AS n FROM '${out}' GROUP BY ALL ORDER BY ALL`);
+    expect(Object.fromEntries(shipped.map((s) => [s.benchmark, s.n]))).toEqual(counts);
+    const where = sidesWhere(sides.a, sides.b);
+    const pageRows = await rows<CompareRow>(store.conn,
+      `SELECT * EXCLUDE (benchmark, seq) FROM '${out}' WHERE benchmark = 'sotopia' AND ${where.sql} ORDER BY seq`, where.params);
+    const page = compareRuns("sotopia", pageRows, sides.a, sides.b, holm);
+    expect(page.metrics).toEqual(cliComparison.metrics);
+    expect(page.statement).toBe(cliComparison.statement);
+  }, 120_000);
 });
