@@ -78,6 +78,7 @@ export default {
     {name: "HSII", path: "/hsii"},
     {name: "STSS", path: "/stss"},
     {name: "InformativeBench", path: "/informativebench"},
+    {name: "Compare two runs", path: "/compare"},
     {name: "Episode viewer", path: "/episodes"},
     {name: "Table explorer", path: "/explorer"},
     {name: "Reported-table audit", path: "/audit"},

@@ -45,6 +45,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   pages: () => import("./pages.js"),
   reliability: () => import("./reliability.js"),
   "run-stss": () => import("./run-stss.js"),
+  compare: () => import("./compare.js"),
 };
 
 /** What one child process measured. */

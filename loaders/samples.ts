@@ -12,6 +12,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SAMPLE_IMPORTS: readonly {format: string; path: string}[] = [
   {format: "sotopia", path: join(ROOT, "data/samples/sotopia/episodes.jsonl")},
   {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/human_ratings.csv")},
+  {format: "sotopia-ratings", path: join(ROOT, "data/samples/sotopia/judge_reruns.csv")},
   {format: "lifelong", path: join(ROOT, "data/samples/lifelong/chains.jsonl")},
   {format: "hsii", path: join(ROOT, "data/samples/hsii/runs.jsonl")},
   {format: "stss-tasks", path: join(ROOT, "data/samples/stss/tasks.json")},

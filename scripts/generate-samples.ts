@@ -9,6 +9,7 @@ import {join, resolve} from "node:path";
 import {parseArgs} from "node:util";
 import {pathToFileURL} from "node:url";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
+import {judgeReruns, judgeRerunsCsv, RERUN_EPISODES, RERUN_JUDGE, RERUN_RUNS, RERUN_SHIFT, RERUN_SHIFTED} from "./samples/sotopia-reruns.js";
 import {HSII_CASES, HSII_JUDGE, HSII_MODELS, hsiiSamples} from "./samples/hsii.js";
 import {CHAIN_LENGTH, HARDER, LIFELONG_MEMORY, LIFELONG_MODELS, lifelongSamples} from "./samples/lifelong.js";
 import {IB_ABLATION_MODEL, IB_MODELS, IB_QUESTIONS, IB_TRAJECTORY_MODEL, informativebenchSamples} from "./samples/informativebench.js";
@@ -27,10 +28,11 @@ export function writeSamples(outDir: string, seed: string | number = DEFAULT_SEE
   const samples = sotopiaSamples({seed});
   const dir = join(outDir, "sotopia");
   mkdirSync(dir, {recursive: true});
-  const files = [join(dir, "episodes.jsonl"), join(dir, "human_ratings.csv"), join(outDir, "README.md")];
+  const files = [join(dir, "episodes.jsonl"), join(dir, "human_ratings.csv"), join(outDir, "README.md"), join(dir, "judge_reruns.csv")];
   writeFileSync(files[0]!, toJsonl(samples.episodes));
   writeFileSync(files[1]!, humanRatingsCsv(samples.humanRatings));
   writeFileSync(files[2]!, samplesReadme(samples, seed));
+  writeFileSync(files[3]!, judgeRerunsCsv(judgeReruns(seed, samples.episodes, samples.humanRatings)));
   const lifelongDir = join(outDir, "lifelong");
   mkdirSync(lifelongDir, {recursive: true});
   const lifelongFile = join(lifelongDir, "chains.jsonl");
@@ -120,6 +122,17 @@ rating all seven dimensions for both agents, with a short note. Human scores
 share a latent "true" score with the judge's, but the judge is more generous on
 some dimensions (most on \`goal\`, hardly on \`believability\`), raters have
 small personal offsets, and human noise is larger than the judge's.
+
+## \`sotopia/judge_reruns.csv\`
+
+Two runs of a second LLM judge, \`${RERUN_JUDGE}\` (run ids \`${RERUN_RUNS[0]}\` and
+\`${RERUN_RUNS[1]}\`), over the same ${RERUN_EPISODES} model-only episodes no annotator rated
+(format \`sotopia-ratings\`, long CSV with \`rater_kind\` and \`run_id\`, no rationales). Each
+run scores both seats on all seven dimensions around the sample judge's scores, with a
+leniency per seat and run shared by its seven scores; the second prompt adds
+${RERUN_SHIFT} to \`${RERUN_SHIFTED}\` and to nothing else. \`sociometer compare sotopia --a
+rater=${RERUN_JUDGE} run=${RERUN_RUNS[0]} --b rater=${RERUN_JUDGE} run=${RERUN_RUNS[1]}\` pairs them by
+episode and seat: \`${RERUN_SHIFTED}\` changes significantly, the other dimensions do not.
 
 ## \`lifelong/chains.jsonl\`
 

@@ -67,6 +67,9 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
   sociometer judge --collect RUN [--wait]    collect a run's Batch API answers (sociometer judge --help)
   sociometer run <sotopia|lifelong|hsii|stss|informativebench> --model NAME [--partner-model NAME] [--base-url URL] [--limit N] [--dry-run]
       [--max-turns N] [--seed S] [--memory full|summary|none]    episode runners (sociometer run --help)
+  sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--adjust holm|bh|none] [--resamples N] [--seed S]
+      [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N]
+      Two runs item by item: paired tests per metric, Holm-adjusted; changed and unpaired items (sociometer compare --help)
   sociometer audit <file.csv> [--format table|csv|json] [--max-n N]
       Recompute a reported table's cells and say which formula and rounding reproduce it
       (docs/audit.md; built-in checks in data/audits/)
@@ -160,6 +163,7 @@ export async function main(argv: string[]): Promise<number> {
   // `run` too (loaders/cli/run.ts).
   if (argv[0] === "run") return (await import("./run.js")).runCommand(argv.slice(1));
   if (argv[0] === "verify-schedule") return (await import("./verify-schedule.js")).verifyScheduleCommand(argv.slice(1));
+  if (argv[0] === "compare") return (await import("./compare.js")).compareCommand(argv.slice(1));
   if (argv[0] === "migrate") return (await import("./migrate.js")).migrateCommand(argv.slice(1));
   const {values, positionals} = parseCommandLine({
     args: argv,
@@ -337,7 +341,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default: {
-      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "help"]));
+      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "compare", "help"]));
       throw new Error(`unknown command ${JSON.stringify(command)}${meant ? `; did you mean ${meant}?` : ""}; see sociometer --help`);
     }
   }

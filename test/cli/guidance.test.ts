@@ -90,7 +90,7 @@ describe("sociometer status", () => {
     expect(grouped.map((l) => l.replace(/,[^,]*$/, ""))).toEqual([
       "folder,format,files,rows,rejected",
       `${samples}/sotopia,sotopia,1,232,0`,
-      `${samples}/sotopia,sotopia-ratings,1,2842,0`,
+      `${samples}/sotopia,sotopia-ratings,2,${2842 + 1680},0`, // human_ratings.csv and judge_reruns.csv
       `${samples}/lifelong,lifelong,1,810,0`,
       `${samples}/hsii,hsii,1,480,0`,
       `${samples}/stss,stss-tasks,1,30,0`,
@@ -109,7 +109,7 @@ describe("sociometer status", () => {
     const every = sources((await cli(["status", "--db", db, "--sources", "--format", "csv"])).stdout);
     expect(every[0]).toBe("source_id,file,format,rows,rejected,imported_at");
     expect(every.slice(1).map((l) => l.split(",").slice(1, 5).join(","))).toEqual([
-      "episodes.jsonl,sotopia,232,0", "human_ratings.csv,sotopia-ratings,2842,0", "chains.jsonl,lifelong,810,0", "runs.jsonl,hsii,480,0",
+      "episodes.jsonl,sotopia,232,0", "human_ratings.csv,sotopia-ratings,2842,0", "judge_reruns.csv,sotopia-ratings,1680,0", "chains.jsonl,lifelong,810,0", "runs.jsonl,hsii,480,0",
       "tasks.json,stss-tasks,30,0", "conversations.jsonl,stss,1088,0", "actions.jsonl,stss-action,240,0",
       "schedules.jsonl,informativebench-schedules,90,0", "results.jsonl,informativebench,2336,0",
       "hsii-logs-a.jsonl,hsii,1,0", "hsii-logs-b.jsonl,hsii,2,0", "hsii-logs-c.jsonl,hsii,3,0",

@@ -1,0 +1,209 @@
+// `sociometer compare <benchmark> --a KEY=VALUE … --b KEY=VALUE …`: two runs
+// compared item by item (src/lib/compare.ts), from the rows of
+// loaders/queries/compare.ts; the Compare page reads the same rows.
+
+import {resolve} from "node:path";
+import {parseCommandLine} from "./args.js";
+import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {HSII_COMPARE_SQL, IB_SOURCES_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../queries/compare.js";
+import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
+import {defaultStorePath, rows, type Store} from "../store/db.js";
+import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {
+  BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
+} from "../../src/lib/compare.js";
+import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
+import {multiplicityMethod} from "../../src/lib/multiplicity.js";
+import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
+
+export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
+  "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--db FILE]";
+
+const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string>> = {
+  sotopia: SOTOPIA_COMPARE_SQL,
+  lifelong: LIFELONG_COMPARE_SQL,
+  hsii: HSII_COMPARE_SQL,
+  stss: STSS_COMPARE_SQL,
+};
+
+/**
+ * The metric values of one benchmark on side A or B (every value without
+ * sides), as the comparison reads them: filtered in SQL, so a large store
+ * sends only the two sides' rows.
+ */
+export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
+  if (benchmark !== "informativebench") {
+    if (!sides) return rows<CompareRow>(store.conn, SQL[benchmark]);
+    const where = sidesWhere(sides.a, sides.b);
+    return rows<CompareRow>(store.conn, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
+  }
+  const results = await rows<IbResultRow>(store.conn, IB_RESULTS_SQL);
+  const schedules = schedulesFromRows(await rows<ScheduleRow>(store.conn, IB_SCHEDULES_SQL));
+  const sources = new Map((await rows<{episode_id: string; source: string}>(store.conn, IB_SOURCES_SQL)).map((r) => [r.episode_id, r.source]));
+  const all = informativebenchCompareRows(scoreRows(results, {schedules}), sources);
+  return sides ? all.filter((r) => onSide(r, sides.a) || onSide(r, sides.b)) : all;
+}
+
+/** Episodes per model and scores per rater of a benchmark, for the default sides (counted in SQL, not shipped). */
+async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<DefaultSides | null> {
+  if (benchmark === "informativebench") {
+    const all = await readCompareRows(store, benchmark);
+    return all.length ? defaultSides(benchmark, all) : null;
+  }
+  const models = await rows<{model: string; n: number}>(store.conn,
+    `SELECT model, count(DISTINCT episode_id)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE model IS NOT NULL GROUP BY model`);
+  const raters = await rows<{rater: string; n: number}>(store.conn,
+    `SELECT rater, count(*)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE rater IS NOT NULL GROUP BY rater`);
+  if (!models.length && !raters.length) return null;
+  return defaultSidesFromCounts(benchmark, models, raters);
+}
+
+/** The benchmark named, else the first (in COMPARE_BENCHMARKS order) with any rows, and its default sides. */
+async function chooseBenchmark(store: Store, named: string | undefined): Promise<{benchmark: CompareBenchmark; defaults: DefaultSides}> {
+  if (named !== undefined) {
+    const benchmark = COMPARE_BENCHMARKS.find((b) => b === named);
+    if (!benchmark) throw new Error(`compare: no benchmark "${named}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
+    const defaults = await defaultsOf(store, benchmark);
+    if (!defaults) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
+    return {benchmark, defaults};
+  }
+  for (const benchmark of COMPARE_BENCHMARKS) {
+    const defaults = await defaultsOf(store, benchmark);
+    if (defaults) return {benchmark, defaults};
+  }
+  throw new Error("compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
+}
+
+const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!ok(n)) throw new Error(`--${flag} must be ${what}, not ${value}`);
+  return n;
+};
+
+/** The comparison's tables: one row per metric, the changed items, the unpaired items. */
+export function comparisonTables(c: Comparison): ResultTable[] {
+  const notes = [c.statement, ...c.notes];
+  return [
+    {
+      title: `Compare ${c.benchmark}: B − A per metric`,
+      notes,
+      columns: ["metric", "kind", "n_paired", "n_unpaired_a", "n_unpaired_b", "mean_a", "mean_b", "difference", "lo", "hi", "boot_lo", "boot_hi", "p", "p_adjusted", "p_wilcoxon", "test"],
+      rows: c.metrics.map((m) => ({
+        metric: m.metric, kind: m.kind, n_paired: m.nPaired, n_unpaired_a: m.unpairedA, n_unpaired_b: m.unpairedB, mean_a: m.meanA, mean_b: m.meanB,
+        difference: m.difference, lo: m.lo, hi: m.hi, boot_lo: m.bootLo, boot_hi: m.bootHi, p: m.p, p_adjusted: m.pAdjusted, p_wilcoxon: m.pWilcoxon, test: m.test,
+      })),
+    },
+    {
+      title: "Items that changed most, both ways (open A and B side by side in the episode viewer)",
+      notes: [],
+      columns: ["metric", "direction", "item", "a", "b", "difference", "episode_a", "episode_b", "viewer"],
+      rows: c.changed.map((x) => ({metric: x.metric, direction: x.direction, item: x.item, a: x.a, b: x.b, difference: x.difference,
+        episode_a: x.episodeA, episode_b: x.episodeB, viewer: sideBySideHref(x.episodeA, x.episodeB)})),
+    },
+    {
+      title: `Unpaired items: on one side only (${c.unpaired.length})`,
+      notes: [],
+      columns: ["metric", "side", "item", "episode"],
+      rows: c.unpaired.map((u) => ({metric: u.metric, side: u.side, item: u.item, episode: u.episode})),
+    },
+  ];
+}
+
+/** Runs the comparison a command line asks for on an open store. */
+export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
+  const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
+  if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
+  const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
+  const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
+  const comparison = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+  if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
+  return comparison;
+}
+
+/**
+ * `--a model=x rater=y` gives a side several words: each KEY=VALUE word after
+ * --a or --b (up to the next option) becomes its own `--a KEY=VALUE`, which
+ * parseArgs reads.
+ */
+export function sideWordsAsOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  let side: string | null = null;
+  for (const word of argv) {
+    if (word === "--a" || word === "--b") {
+      side = word;
+      continue;
+    }
+    if (side && !word.startsWith("-") && word.includes("=")) {
+      out.push(side, word);
+      continue;
+    }
+    if (side) {
+      if (!word.startsWith("-") && out[out.length - 2] !== side) throw new Error(`${side} needs KEY=VALUE words, not "${word}"\nusage: ${COMPARE_USAGE}`);
+      side = null;
+    }
+    out.push(word);
+  }
+  if (side && out[out.length - 2] !== side) throw new Error(`${side} needs KEY=VALUE words\nusage: ${COMPARE_USAGE}`);
+  return out;
+}
+
+export async function compareCommand(argv: string[]): Promise<number> {
+  const {values, positionals} = parseCommandLine({
+    args: sideWordsAsOptions(argv),
+    allowPositionals: true,
+    options: {
+      a: {type: "string", multiple: true},
+      b: {type: "string", multiple: true},
+      format: {type: "string"},
+      adjust: {type: "string"},
+      resamples: {type: "string"},
+      seed: {type: "string"},
+      interval: {type: "string"},
+      cluster: {type: "string"},
+      unpaired: {type: "boolean"},
+      changed: {type: "string"},
+      db: {type: "string"},
+      quiet: {type: "boolean"},
+      help: {type: "boolean", short: "h"},
+    },
+  }, () => COMPARE_USAGE);
+  if (values.help) {
+    process.stdout.write(`${COMPARE_USAGE}\n  keys per benchmark: ${COMPARE_BENCHMARKS.map((b) => `${b}: ${BENCHMARK_KEYS[b].join(", ")}`).join("; ")}\n`);
+    return 0;
+  }
+  if (positionals.length > 1) throw new Error(`compare takes one benchmark, not ${positionals.join(" ")}\nusage: ${COMPARE_USAGE}`);
+  const format = (values.format ?? "table") as OutputFormat;
+  if (!["table", "csv", "json"].includes(format)) throw new Error(`--format must be table, csv or json, not ${format}`);
+  if (values.cluster !== undefined && values.cluster !== "scenario") throw new Error(`--cluster must be scenario, not ${values.cluster}`);
+  const interval = values.interval as IntervalMethod | undefined;
+  if (interval !== undefined && !INTERVAL_METHODS.includes(interval)) throw new Error(`--interval must be ${INTERVAL_METHODS.join(" or ")}, not ${interval}`);
+  const options: CompareOptions = {
+    adjust: multiplicityMethod(values.adjust ?? "holm"),
+    resamples: num("resamples", values.resamples, (n) => Number.isInteger(n) && n >= 1, "a whole number ≥ 1"),
+    seed: num("seed", values.seed, (n) => Number.isInteger(n) && n >= 0 && n <= 0xffffffff, "a whole number from 0 to 4294967295"),
+    interval,
+    cluster: values.cluster === "scenario",
+    unpaired: values.unpaired === true,
+    changed: num("changed", values.changed, (n) => Number.isInteger(n) && n >= 0, "a whole number ≥ 0"),
+  };
+  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
+  const store = await openStoreWhenFree(dbPath, {readOnly: true, onWait: (m) => process.stderr.write(`${m}\n`)});
+  let comparison: Comparison;
+  try {
+    comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options);
+  } finally {
+    store.close();
+  }
+  const tables = comparisonTables(comparison);
+  if (format === "json") {
+    process.stdout.write(JSON.stringify({
+      statement: comparison.statement, notes: comparison.notes, benchmark: comparison.benchmark, a: comparison.a, b: comparison.b, pairing: comparison.pairing,
+      metrics: JSON.parse(render(tables[0], "json")).rows, changed: JSON.parse(render(tables[1], "json")).rows, unpaired: JSON.parse(render(tables[2], "json")).rows,
+    }, null, 2) + "\n");
+  } else {
+    for (const t of tables) process.stdout.write(render(t, format) + (format === "csv" ? "\n" : ""));
+  }
+  return 0;
+}

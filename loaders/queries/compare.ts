@@ -1,0 +1,164 @@
+// SQL behind `sociometer compare` and the Compare page: one row per value of
+// one metric (src/lib/compare.ts CompareRow), with the keys a side can select
+// (model, rater, run, source, setting, memory, cot) and the keys that pair
+// items (task across models or settings, instance across raters). The
+// pairing, the tests and the family adjustment happen in src/lib/compare.ts.
+// InformativeBench is scored by the metric library, not SQL: its rows come
+// from IB_RESULTS_SQL through loaders/compare-rows.ts.
+
+/** The file name an episode or score was imported from: what `source=` names. */
+const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;
+
+/** A task's characters (profile ids, else names, else seat numbers), sorted: with the scenario, what SOTOPIA calls a task (§7). */
+const CHARACTERS = "string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCHAR), ' & ' ORDER BY coalesce(q.agent_ref, q.character, q.agent::VARCHAR))";
+
+/**
+ * SOTOPIA: the seven dimensions and overall (their mean, for an instance rated
+ * on all seven) per (episode, seat, rater, run). A rater's repeated responses
+ * within one run are averaged. task = scenario, characters, partner model and
+ * seat; instance = episode and seat; cluster = scenario.
+ */
+export const SOTOPIA_COMPARE_SQL = `
+WITH seat AS (
+  SELECT p.episode_id, p.agent, p.model,
+         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
+         coalesce(any_value(e.scenario_id), any_value(e.scenario), '') AS scenario,
+         ${CHARACTERS} AS characters
+  FROM participants p
+  JOIN participants q USING (episode_id)
+  JOIN episodes e ON e.episode_id = p.episode_id
+  WHERE e.benchmark = 'sotopia'
+  GROUP BY p.episode_id, p.agent, p.model
+),
+scored AS (
+  SELECT r.episode_id, r.agent, r.rater, r.run_id, r.dimension, avg(r.value) AS value, any_value(${SOURCE_NAME("s")}) AS source
+  FROM ratings r
+  JOIN sources s ON s.source_id = r.source_id
+  JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = r.dimension
+  WHERE r.episode_id IN (SELECT episode_id FROM seat)
+  GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension
+),
+overall AS (
+  SELECT episode_id, agent, rater, run_id, 'overall' AS dimension, avg(value) AS value, any_value(source) AS source
+  FROM scored
+  GROUP BY episode_id, agent, rater, run_id
+  HAVING count(*) = (SELECT count(*) FROM dimensions WHERE benchmark = 'sotopia')
+)
+SELECT v.episode_id,
+       s.scenario || ' | ' || s.characters || ' | partner ' || s.partner || ' | seat ' || s.agent AS task,
+       v.episode_id || ' | seat ' || s.agent AS instance,
+       s.scenario AS cluster, v.dimension AS metric, 'continuous' AS kind, v.value::DOUBLE AS value,
+       s.model, v.rater, CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source,
+       NULL::VARCHAR AS setting, NULL::VARCHAR AS memory, NULL::VARCHAR AS cot
+FROM (SELECT * FROM scored UNION ALL BY NAME SELECT * FROM overall) v
+JOIN seat s ON s.episode_id = v.episode_id AND s.agent = v.agent
+LEFT JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = v.dimension
+ORDER BY coalesce(d.ord, 1000), v.episode_id, s.agent, v.rater, v.run_id
+`;
+
+/**
+ * LIFELONG-SOTOPIA: BEL and GOAL per (episode, seat, rater, run). task = chain
+ * position of the same pair of characters in the same scenario and seat (the
+ * chain id names the pair); cluster = scenario.
+ */
+export const LIFELONG_COMPARE_SQL = `
+WITH seat AS (
+  SELECT e.episode_id, p.agent, p.model, e.chain_index, coalesce(e.settings->>'memory_mode', 'unknown') AS memory,
+         coalesce(any_value(e.scenario_id), any_value(e.scenario), '') AS scenario,
+         ${CHARACTERS} AS characters
+  FROM episodes e
+  JOIN participants p ON p.episode_id = e.episode_id
+  JOIN participants q ON q.episode_id = e.episode_id
+  WHERE e.benchmark = 'lifelong-sotopia'
+  GROUP BY e.episode_id, p.agent, p.model, e.chain_index, memory
+)
+SELECT r.episode_id,
+       s.characters || ' | ' || s.scenario || ' | position ' || s.chain_index || ' | seat ' || s.agent AS task,
+       r.episode_id || ' | seat ' || s.agent AS instance,
+       s.scenario AS cluster, r.dimension AS metric, 'continuous' AS kind, avg(r.value)::DOUBLE AS value,
+       s.model, r.rater, CASE WHEN r.run_id = '' THEN 'imported' ELSE r.run_id END AS run, any_value(${SOURCE_NAME("src")}) AS source,
+       NULL::VARCHAR AS setting, s.memory, NULL::VARCHAR AS cot
+FROM ratings r
+JOIN seat s ON s.episode_id = r.episode_id AND s.agent = r.agent
+JOIN sources src ON src.source_id = r.source_id
+WHERE r.dimension IN ('believability', 'goal')
+GROUP BY ALL
+ORDER BY metric, r.episode_id, instance, r.rater, run
+`;
+
+/**
+ * HSII: stage 1 (parsed) and stage 2 (target correct), which no rater gives,
+ * and the stage-3 and stage-4 wins of each judging rater under the strict
+ * policy (src/lib/hsii.ts winScore: a win only when both orders say win; a
+ * comparison missing an order is left out). task = case and cluster;
+ * cluster = the case's cluster.
+ */
+export const HSII_COMPARE_SQL = `
+WITH cases AS (
+  SELECT c.episode_id, c.case_id, coalesce(c.cluster, '') AS cluster, c.cot, c.parsed, c.target_correct, p.model, ${SOURCE_NAME("src")} AS source
+  FROM hsii_cases c
+  JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+  JOIN episodes e ON e.episode_id = c.episode_id
+  JOIN sources src ON src.source_id = e.source_id
+),
+judged AS (
+  SELECT episode_id, rater, stage,
+         max(verdict) FILTER (WHERE position = 'forward') AS forward,
+         max(verdict) FILTER (WHERE position = 'swapped') AS swapped
+  FROM hsii_judgments GROUP BY episode_id, rater, stage
+),
+outcomes AS (
+  SELECT episode_id, NULL::VARCHAR AS rater, 1 AS ord, 'stage1_parsed' AS metric, parsed::INTEGER::DOUBLE AS value FROM cases
+  UNION ALL
+  SELECT episode_id, NULL::VARCHAR, 2, 'stage2_target_correct', target_correct::INTEGER::DOUBLE FROM cases
+  UNION ALL
+  SELECT episode_id, rater, 2 + stage - 2, 'stage' || stage || '_win', CASE WHEN forward = 'win' AND swapped = 'win' THEN 1.0 ELSE 0.0 END
+  FROM judged WHERE forward IS NOT NULL AND swapped IS NOT NULL
+)
+SELECT c.episode_id, c.case_id || ' | ' || c.cluster AS task, c.episode_id AS instance, c.cluster, o.metric, 'binary' AS kind, o.value,
+       c.model, o.rater, NULL::VARCHAR AS run, c.source, NULL::VARCHAR AS setting, NULL::VARCHAR AS memory,
+       CASE WHEN c.cot THEN 'with' ELSE 'without' END AS cot
+FROM outcomes o JOIN cases c USING (episode_id)
+ORDER BY o.ord, o.metric, c.episode_id, o.rater
+`;
+
+/**
+ * STSS conversation runs: success (every goal condition holds) per
+ * conversation and level, and each goal condition's verdict. task = the task
+ * and its conversation scenario (the conversation id, shared by every model
+ * and architecture run on it), and the condition for condition rows;
+ * setting = the architecture; cluster = the task.
+ */
+export const STSS_COMPARE_SQL = `
+WITH verdicts AS (
+  SELECT r.episode_id, split_part(r.dimension, ':', 1) AS level, split_part(r.dimension, ':', 2) AS condition, r.rater, r.run_id,
+         avg(r.value) AS value, any_value(${SOURCE_NAME("src")}) AS source
+  FROM ratings r
+  JOIN sources src ON src.source_id = r.source_id
+  WHERE split_part(r.dimension, ':', 1) IN ('conversation', 'summary') AND r.episode_id IN (SELECT episode_id FROM stss_conversations)
+  GROUP BY ALL
+),
+runs AS (
+  SELECT c.episode_id, c.task_id, c.conversation_id, c.architecture, p.model FROM stss_conversations c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+),
+rows AS (
+  SELECT episode_id, level, rater, run_id, level || ' success' AS metric, 1 AS ord, NULL::VARCHAR AS condition,
+         CASE WHEN bool_and(value = 1) THEN 1.0 ELSE 0.0 END AS value, any_value(source) AS source
+  FROM verdicts GROUP BY episode_id, level, rater, run_id
+  UNION ALL
+  SELECT episode_id, level, rater, run_id, level || ' goal conditions', 2, condition, CASE WHEN value = 1 THEN 1.0 ELSE 0.0 END, source
+  FROM verdicts
+)
+SELECT v.episode_id, r.task_id || ' | ' || r.conversation_id || coalesce(' | ' || v.condition, '') AS task, v.episode_id || coalesce(' | ' || v.condition, '') AS instance,
+       r.task_id AS cluster, v.metric, 'binary' AS kind, v.value, r.model, v.rater,
+       CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source, r.architecture AS setting,
+       NULL::VARCHAR AS memory, NULL::VARCHAR AS cot
+FROM rows v JOIN runs r USING (episode_id)
+ORDER BY v.level, v.ord, v.episode_id, v.condition, v.rater, v.run_id
+`;
+
+/** The source file of each InformativeBench result, for `source=`. */
+export const IB_SOURCES_SQL = `
+SELECT r.episode_id, ${SOURCE_NAME("src")} AS source
+FROM ib_results r JOIN episodes e USING (episode_id) JOIN sources src ON src.source_id = e.source_id
+`;

@@ -1,0 +1,31 @@
+// The forest plot of a comparison as a Vega-Lite spec: one row per metric,
+// its difference B − A as a point and its interval as a rule, a zero line,
+// and the metrics whose adjusted p is below 0.05 marked. A pure function of
+// the forest rows (src/client/compare.ts forestRows) and the width.
+
+import type {TopLevelSpec} from "vega-lite";
+
+export interface ForestRow {
+  metric: string;
+  difference: number;
+  lo: number;
+  hi: number;
+  significant: string;
+}
+
+export function forestPlot(rows: readonly ForestRow[], {width, interval}: {width: number; interval: string}): TopLevelSpec {
+  const y = {field: "metric", type: "nominal" as const, sort: null, title: null};
+  const color = {field: "significant", type: "nominal" as const, title: null,
+    scale: {domain: ["adjusted p < 0.05", "adjusted p ≥ 0.05"], range: ["#c0392b", "#7f8c8d"]}};
+  return {
+    width: Math.max(200, width - 260),
+    height: {step: 26},
+    data: {values: rows.map((r) => ({...r}))},
+    config: {view: {stroke: null}, axis: {labelLimit: 220}},
+    layer: [
+      {mark: {type: "rule", color: "#999", strokeDash: [4, 3]}, encoding: {x: {datum: 0, type: "quantitative"}}},
+      {mark: {type: "rule", strokeWidth: 2}, encoding: {y, x: {field: "lo", type: "quantitative", title: `difference B − A with its ${interval} interval`}, x2: {field: "hi"}, color}},
+      {mark: {type: "point", filled: true, size: 70, tooltip: true}, encoding: {y, x: {field: "difference", type: "quantitative"}, color}},
+    ],
+  };
+}

@@ -1,0 +1,458 @@
+// Comparing two runs (issue 16; README § Comparing two runs). A side is a
+// slice of the store named by KEY=VALUE filters (model, rater, run, source,
+// setting, memory, cot); the two sides' values are paired item by item on
+// what both share, tested per metric, and the metrics of one comparison are
+// adjusted together as a family. The rows come from SQL (loaders/queries/
+// compare.ts in the CLI, the same rows from Parquet on the page); everything
+// from the side filter on happens here, once, for both.
+
+import {settingsLabel, type IbScoredRow} from "./informativebench.js";
+import {adjustPValues, MULTIPLICITY_LABELS, type MultiplicityMethod} from "./multiplicity.js";
+import {pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "./paired-tests.js";
+import {DEFAULT_RESAMPLES, DEFAULT_SEED, intervalNote, type IntervalMethod} from "./resample.js";
+
+export const COMPARE_BENCHMARKS = ["sotopia", "lifelong", "hsii", "stss", "informativebench"] as const;
+export type CompareBenchmark = (typeof COMPARE_BENCHMARKS)[number];
+
+export const SIDE_KEYS = ["model", "rater", "run", "source", "setting", "memory", "cot"] as const;
+export type SideKey = (typeof SIDE_KEYS)[number];
+
+/** The keys that name a side of each benchmark (a key outside these has nothing to select). */
+export const BENCHMARK_KEYS: Readonly<Record<CompareBenchmark, readonly SideKey[]>> = {
+  sotopia: ["model", "rater", "run", "source"],
+  lifelong: ["model", "rater", "run", "source", "memory"],
+  hsii: ["model", "rater", "source", "cot"],
+  stss: ["model", "rater", "run", "source", "setting"],
+  informativebench: ["model", "source", "setting"],
+};
+
+/** What a task is, per benchmark: the sentence above the table says it. */
+export const TASK_PAIRING: Readonly<Record<CompareBenchmark, string>> = {
+  sotopia: "the same task (scenario and characters) with the same partner model in the same seat",
+  lifelong: "the same chain position of the same pair of characters and scenario, in the same seat",
+  hsii: "the same case (and cluster)",
+  stss: "the same task and conversation scenario (and goal condition, for condition rates)",
+  informativebench: "the same question of the same dataset",
+};
+
+export const INSTANCE_PAIRING = "the same episode and seat (the two sides differ only in who rated it)";
+
+/**
+ * One value of one metric, as the comparison SQL writes it. `task` pairs
+ * items across models or settings, `instance` (episode and seat) pairs two
+ * raters or runs of a rater on the same episodes. A side key that does not
+ * apply to a metric (an HSII parse has no rater) is null and filters nothing.
+ */
+export interface CompareRow {
+  episode_id: string;
+  task: string;
+  instance: string;
+  cluster: string;
+  metric: string;
+  /** "binary" (0/1 outcomes: McNemar and Newcombe) or "continuous" (t, Wilcoxon, bootstrap). */
+  kind: string;
+  value: number;
+  model: string | null;
+  rater: string | null;
+  run: string | null;
+  source: string | null;
+  setting: string | null;
+  memory: string | null;
+  cot: string | null;
+}
+
+export type Side = Partial<Record<SideKey, string>>;
+
+/** Parses `KEY=VALUE` words into a side, refusing keys the benchmark has not got. */
+export function parseSide(words: readonly string[], benchmark: CompareBenchmark, label: "A" | "B"): Side {
+  const side: Side = {};
+  const allowed = BENCHMARK_KEYS[benchmark];
+  for (const word of words) {
+    const eq = word.indexOf("=");
+    const key = word.slice(0, eq) as SideKey;
+    if (eq <= 0) throw new Error(`side ${label}: "${word}" is not KEY=VALUE (keys for ${benchmark}: ${allowed.join(", ")})`);
+    if (!allowed.includes(key)) throw new Error(`side ${label}: ${benchmark} has no key "${key}"; its keys are ${allowed.join(", ")}`);
+    if (side[key] !== undefined) throw new Error(`side ${label}: ${key} is given twice`);
+    side[key] = word.slice(eq + 1);
+  }
+  return side;
+}
+
+export const sideText = (side: Side): string => {
+  const parts = SIDE_KEYS.filter((k) => side[k] !== undefined).map((k) => `${k}=${side[k]}`);
+  return parts.length ? parts.join(", ") : "everything";
+};
+
+/** Whether a row belongs to a side: every key given equals the row's, or does not apply to it. */
+export function onSide(row: CompareRow, side: Side): boolean {
+  for (const k of SIDE_KEYS) {
+    const want = side[k];
+    if (want === undefined) continue;
+    const have = row[k];
+    if (have !== null && have !== want) return false;
+  }
+  return true;
+}
+
+export type Pairing = "task" | "instance";
+
+/** Two sides that differ only in rater or run rate the same episodes: pair them by episode. */
+export function pairingOf(a: Side, b: Side): Pairing {
+  const differ = SIDE_KEYS.filter((k) => a[k] !== b[k]);
+  return differ.length > 0 && differ.every((k) => k === "rater" || k === "run") ? "instance" : "task";
+}
+
+export interface CompareOptions {
+  adjust: MultiplicityMethod;
+  resamples?: number;
+  seed?: number;
+  interval?: IntervalMethod;
+  /** Draw whole scenarios in the bootstrap rather than items. */
+  cluster?: boolean;
+  /** Compare every item of each side as independent samples (Welch t, two proportions), labelled unpaired. */
+  unpaired?: boolean;
+  level?: number;
+  /** How many changed items to list each way per metric. */
+  changed?: number;
+}
+
+/** One side's value of one item: the mean of its rows (repeats of a task are averaged and counted). */
+interface SideItem {
+  value: number;
+  rows: number;
+  episode: string;
+  cluster: string;
+}
+
+export interface MetricComparison {
+  metric: string;
+  kind: "binary" | "continuous";
+  nPaired: number;
+  unpairedA: number;
+  unpairedB: number;
+  meanA: number;
+  meanB: number;
+  difference: number;
+  lo: number;
+  hi: number;
+  bootLo: number;
+  bootHi: number;
+  p: number;
+  pAdjusted: number;
+  pWilcoxon: number;
+  test: string;
+}
+
+export interface ChangedItem {
+  metric: string;
+  item: string;
+  direction: "up" | "down";
+  a: number;
+  b: number;
+  difference: number;
+  episodeA: string;
+  episodeB: string;
+}
+
+export interface UnpairedItem {
+  metric: string;
+  side: "A" | "B";
+  item: string;
+  episode: string;
+}
+
+export interface Comparison {
+  benchmark: CompareBenchmark;
+  a: Side;
+  b: Side;
+  pairing: Pairing;
+  metrics: MetricComparison[];
+  changed: ChangedItem[];
+  unpaired: UnpairedItem[];
+  /** Items whose side had several rows (repeats), averaged: per side. */
+  averagedA: number;
+  averagedB: number;
+  /** The one sentence above the table: pairing key and every option. */
+  statement: string;
+  notes: string[];
+}
+
+/** The order metrics are listed in: as first met in the rows (the SQL orders them). */
+function metricOrder(rows: Iterable<CompareRow>): {metric: string; kind: string}[] {
+  const seen = new Map<string, string>();
+  for (const r of rows) if (!seen.has(r.metric)) seen.set(r.metric, r.kind);
+  return Array.from(seen, ([metric, kind]) => ({metric, kind}));
+}
+
+/** Keys that, when neither side names them, items must also share to pair (a with-COT case pairs with a with-COT case). */
+export const MATCHED_KEYS: readonly SideKey[] = ["rater", "setting", "memory", "cot"];
+
+/** The keys of MATCHED_KEYS that neither side names. */
+export const matchedKeys = (a: Side, b: Side): SideKey[] => MATCHED_KEYS.filter((k) => a[k] === undefined && b[k] === undefined);
+
+function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matched: readonly SideKey[]): Map<string, Map<string, SideItem>> {
+  const byMetric = new Map<string, Map<string, SideItem>>();
+  for (const r of rows) {
+    if (!onSide(r, side)) continue;
+    let items = byMetric.get(r.metric);
+    if (!items) byMetric.set(r.metric, (items = new Map()));
+    let key = pairing === "task" ? r.task : r.instance;
+    for (const k of matched) if (r[k] !== null) key += ` | ${k} ${r[k]}`;
+    const item = items.get(key);
+    if (item) {
+      item.value += r.value;
+      item.rows++;
+      if (r.episode_id < item.episode) item.episode = r.episode_id;
+    } else {
+      items.set(key, {value: r.value, rows: 1, episode: r.episode_id, cluster: r.cluster});
+    }
+  }
+  for (const items of byMetric.values()) for (const item of items.values()) item.value /= item.rows;
+  return byMetric;
+}
+
+/**
+ * Compares side B with side A on every metric of `rows` (differences B − A).
+ * Each metric's p-values form one family with the others, adjusted by
+ * `options.adjust`; unpaired items are counted and listed, never dropped.
+ */
+export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareRow[], a: Side, b: Side, options: CompareOptions): Comparison {
+  const pairing = pairingOf(a, b);
+  if (pairing === "task" && SIDE_KEYS.every((k) => a[k] === b[k])) throw new Error(`sides A and B are the same (${sideText(a)}): give them different KEY=VALUE`);
+  const level = options.level ?? 0.95;
+  const resamples = options.resamples ?? DEFAULT_RESAMPLES;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const method = options.interval ?? "percentile";
+  const changedEach = options.changed ?? 5;
+  const matched = matchedKeys(a, b);
+  const sideA = collect(rows, a, pairing, matched);
+  const sideB = collect(rows, b, pairing, matched);
+  const metrics: MetricComparison[] = [];
+  const changed: ChangedItem[] = [];
+  const unpaired: UnpairedItem[] = [];
+  let averagedA = 0;
+  let averagedB = 0;
+  let bootNote = "";
+  const pending: {index: number; keys: string[]; differences: Float64Array; clusterOf: Int32Array}[] = [];
+  for (const {metric, kind: rowKind} of metricOrder(rows)) {
+    const itemsA = sideA.get(metric) ?? new Map<string, SideItem>();
+    const itemsB = sideB.get(metric) ?? new Map<string, SideItem>();
+    if (itemsA.size === 0 && itemsB.size === 0) continue;
+    const keys: string[] = [];
+    for (const [key, item] of itemsA) {
+      if (item.rows > 1) averagedA++;
+      if (itemsB.has(key)) keys.push(key);
+      else unpaired.push({metric, side: "A", item: key, episode: item.episode});
+    }
+    for (const [key, item] of itemsB) {
+      if (item.rows > 1) averagedB++;
+      if (!itemsA.has(key)) unpaired.push({metric, side: "B", item: key, episode: item.episode});
+    }
+    keys.sort();
+    const n = keys.length;
+    const va = new Float64Array(n);
+    const vb = new Float64Array(n);
+    const differences = new Float64Array(n);
+    const clusterIds = new Map<string, number>();
+    const clusterOf = new Int32Array(n);
+    let sumA = 0;
+    let sumB = 0;
+    let whole = true;
+    for (let i = 0; i < n; i++) {
+      const x = itemsA.get(keys[i])!;
+      const y = itemsB.get(keys[i])!;
+      va[i] = x.value;
+      vb[i] = y.value;
+      differences[i] = y.value - x.value;
+      sumA += x.value;
+      sumB += y.value;
+      if (!(isBinaryValue(x.value) && isBinaryValue(y.value))) whole = false;
+      let c = clusterIds.get(x.cluster);
+      if (c === undefined) clusterIds.set(x.cluster, (c = clusterIds.size));
+      clusterOf[i] = c;
+    }
+    // A binary metric whose repeats were averaged is no longer 0/1: it is compared as a score.
+    const kind: "binary" | "continuous" = rowKind === "binary" && whole ? "binary" : "continuous";
+    const base = {metric, kind, nPaired: n, unpairedA: itemsA.size - n, unpairedB: itemsB.size - n, meanA: n ? sumA / n : NaN, meanB: n ? sumB / n : NaN};
+    if (options.unpaired) {
+      metrics.push({...base, ...unpairedTest(itemsA, itemsB, kind, level), bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon: NaN});
+      continue;
+    }
+    if (n >= 1) pending.push({index: metrics.length, keys, differences, clusterOf});
+    let test: Pick<MetricComparison, "difference" | "lo" | "hi" | "p" | "test">;
+    let pWilcoxon = NaN;
+    if (kind === "binary") {
+      const table = {a: 0, b: 0, c: 0, d: 0};
+      for (let i = 0; i < n; i++) {
+        if (va[i] === 1 && vb[i] === 1) table.a++;
+        else if (va[i] === 1) table.b++;
+        else if (vb[i] === 1) table.c++;
+        else table.d++;
+      }
+      const r = pairedProportions(table, level);
+      test = {difference: r.difference, lo: r.lo, hi: r.hi, p: r.p, test: r.method};
+    } else {
+      const t = pairedT(differences, level);
+      const w = wilcoxonSignedRank(differences);
+      pWilcoxon = w.p;
+      test = {difference: t.difference, lo: t.lo, hi: t.hi, p: t.p, test: `${t.method}; ${w.method}`};
+    }
+    metrics.push({...base, ...test, bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon});
+    for (const c of mostChanged(metric, keys, differences, va, vb, itemsA, itemsB, changedEach)) changed.push(c);
+  }
+  // Metrics over the same pairs (a SOTOPIA episode's seven dimensions) share one set of resamples.
+  for (let start = 0; start < pending.length;) {
+    let end = start + 1;
+    while (end < pending.length && sameKeys(pending[end].keys, pending[start].keys)) end++;
+    const group = pending.slice(start, end);
+    const intervals = pairedBootstraps(group.map((g) => g.differences), {resamples, seed, level, method, clusterOf: options.cluster ? group[0].clusterOf : undefined});
+    group.forEach((g, i) => {
+      metrics[g.index].bootLo = intervals[i].lo;
+      metrics[g.index].bootHi = intervals[i].hi;
+    });
+    if (!bootNote) bootNote = intervalNote(intervals[0]);
+    start = end;
+  }
+  const adjusted = adjustPValues(metrics.map((m) => m.p), options.adjust);
+  metrics.forEach((m, i) => (m.pAdjusted = adjusted[i]));
+  const statement = statementOf(benchmark, a, b, pairing, options, bootNote, matched.filter((k) => rows.some((r) => r[k] !== null)));
+  const notes: string[] = [];
+  if (averagedA || averagedB) notes.push(`items played more than once on a side are averaged first: ${averagedA} on A, ${averagedB} on B (counted over metrics)`);
+  const lonely = unpaired.length;
+  if (lonely) notes.push(`${lonely} item${lonely === 1 ? "" : "s"} (over metrics) on one side only: counted in n_unpaired_a / n_unpaired_b and listed, not tested`);
+  return {benchmark, a, b, pairing, metrics, changed, unpaired, averagedA, averagedB, statement, notes};
+}
+
+const isBinaryValue = (v: number): boolean => v === 0 || v === 1;
+
+function sameKeys(x: readonly string[], y: readonly string[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+function unpairedTest(itemsA: Map<string, SideItem>, itemsB: Map<string, SideItem>, kind: "binary" | "continuous", level: number) {
+  const valuesA = Float64Array.from(itemsA.values(), (i) => i.value);
+  const valuesB = Float64Array.from(itemsB.values(), (i) => i.value);
+  const r = kind === "binary"
+    ? twoProportions({x: countOnes(valuesA), n: valuesA.length}, {x: countOnes(valuesB), n: valuesB.length}, level)
+    : welchT(valuesA, valuesB, level);
+  return {difference: r.difference, lo: r.lo, hi: r.hi, p: r.p, test: r.method, meanA: meanOf(valuesA), meanB: meanOf(valuesB)};
+}
+
+function countOnes(values: Float64Array): number {
+  let n = 0;
+  for (const v of values) if (v === 1) n++;
+  return n;
+}
+
+function meanOf(values: Float64Array): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return values.length ? s / values.length : NaN;
+}
+
+/** The `each` largest rises and falls of one metric (ties broken by item key, so page and CLI list the same). */
+function mostChanged(metric: string, keys: string[], d: Float64Array, va: Float64Array, vb: Float64Array,
+  itemsA: Map<string, SideItem>, itemsB: Map<string, SideItem>, each: number): ChangedItem[] {
+  const order: number[] = [];
+  for (let i = 0; i < keys.length; i++) if (d[i] !== 0) order.push(i);
+  order.sort((i, j) => d[j] - d[i] || (keys[i] < keys[j] ? -1 : 1));
+  const item = (i: number, direction: "up" | "down"): ChangedItem => ({
+    metric, item: keys[i], direction, a: va[i], b: vb[i], difference: d[i], episodeA: itemsA.get(keys[i])!.episode, episodeB: itemsB.get(keys[i])!.episode,
+  });
+  const ups = order.filter((i) => d[i] > 0).slice(0, each).map((i) => item(i, "up"));
+  const downs = order.filter((i) => d[i] < 0).reverse().slice(0, each).map((i) => item(i, "down"));
+  return ups.concat(downs);
+}
+
+function statementOf(benchmark: CompareBenchmark, a: Side, b: Side, pairing: Pairing, o: CompareOptions, bootNote: string, matched: readonly SideKey[]): string {
+  const also = matched.length ? ` and the same ${matched.join(", ")} (named by neither side)` : "";
+  const pairs = (pairing === "instance" ? INSTANCE_PAIRING : TASK_PAIRING[benchmark]) + also;
+  const level = Math.round((o.level ?? 0.95) * 100);
+  if (o.unpaired) {
+    return `${benchmark}: B (${sideText(b)}) minus A (${sideText(a)}), UNPAIRED as asked: every item of each side as an independent sample ` +
+      `(Welch t for scores, two-proportion z with Newcombe's interval for rates), ${level}% intervals; p adjusted by ${MULTIPLICITY_LABELS[o.adjust]}.`;
+  }
+  return `${benchmark}: B (${sideText(b)}) minus A (${sideText(a)}), paired by ${pairs}; scores: paired t interval and p, Wilcoxon signed-rank p, ` +
+    `and a ${bootNote || `${level}% bootstrap`} interval; rates: exact McNemar p and Newcombe's paired score interval; ` +
+    `p adjusted over the metrics by ${MULTIPLICITY_LABELS[o.adjust]}.`;
+}
+
+/** The link to the episode viewer showing A and B side by side. */
+export const sideBySideHref = (episodeA: string, episodeB: string): string =>
+  `episodes?episode=${encodeURIComponent(episodeA)}&vs=${encodeURIComponent(episodeB)}`;
+
+/**
+ * InformativeBench rows, from results scored by src/lib/informativebench.ts:
+ * one per record, the dataset as the metric (binary where the dataset's
+ * metric is precision, a score for F1 and IoU), the settings combination as
+ * `setting`. task = dataset and question; cluster = dataset.
+ */
+export function informativebenchCompareRows(scored: readonly IbScoredRow[], sourceOf: ReadonlyMap<string, string>): CompareRow[] {
+  return scored.map((r) => ({
+    episode_id: r.episode_id, task: `${r.dataset} | ${r.question_id}`, instance: r.episode_id, cluster: r.dataset,
+    metric: r.dataset, kind: r.metric === "precision" ? "binary" : "continuous", value: r.score,
+    model: r.model, rater: null, run: null, source: sourceOf.get(r.episode_id) ?? null, setting: settingsLabel(r), memory: null, cot: null,
+  }));
+}
+
+/**
+ * The default comparison: the two models with the most episodes (ties by
+ * name), A the first; when the rows have raters, both sides take the rater
+ * with the most scores unless a side names another (`shared`).
+ */
+export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): DefaultSides {
+  const episodes = new Map<string, Set<string>>();
+  const raterRows = new Map<string, number>();
+  for (const r of rows) {
+    if (r.model !== null) {
+      let set = episodes.get(r.model);
+      if (!set) episodes.set(r.model, (set = new Set()));
+      set.add(r.episode_id);
+    }
+    if (r.rater !== null) raterRows.set(r.rater, (raterRows.get(r.rater) ?? 0) + 1);
+  }
+  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})), Array.from(raterRows, ([rater, n]) => ({rater, n})));
+}
+
+export interface DefaultSides {
+  a: Side;
+  b: Side;
+  shared: Side;
+  note: string;
+}
+
+/** defaultSides from counts: episodes per model and scores per rater (the page counts them in SQL). */
+export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[]): DefaultSides {
+  const models = modelEpisodes.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+  const raters = raterRows.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
+  const shared: Side = raters.length ? {rater: raters[0].rater} : {};
+  if (models.length < 2) {
+    return {a: {...shared}, b: {...shared}, shared, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
+  }
+  const note = `defaults: the two models with the most ${benchmark} episodes (${models[0].model}: ${models[0].n}, ${models[1].model}: ${models[1].n})` +
+    (raters.length ? `, rated by ${raters[0].rater} (the rater with the most scores)` : "");
+  return {a: {model: models[0].model, ...shared}, b: {model: models[1].model, ...shared}, shared, note};
+}
+
+/**
+ * A SQL condition (with `?` placeholders, values bound in `params`) that
+ * keeps the rows on side A or side B, as onSide reads a side: the CLI and
+ * the page both read only these rows. Keys come from SIDE_KEYS, never from input.
+ */
+export function sidesWhere(a: Side, b: Side): {sql: string; params: string[]} {
+  const params: string[] = [];
+  const one = (side: Side): string => {
+    const parts: string[] = [];
+    for (const key of SIDE_KEYS) {
+      const value = side[key];
+      if (value === undefined) continue;
+      parts.push(`(${key} IS NULL OR ${key} = ?)`);
+      params.push(value);
+    }
+    return parts.length ? parts.join(" AND ") : "true";
+  };
+  const sql = `((${one(a)}) OR (${one(b)}))`;
+  return {sql, params};
+}

@@ -1,0 +1,136 @@
+// The Compare page, built from the bundled samples: it prints the numbers
+// `sociometer compare` prints for the same sides, options and seed (to 1e-9),
+// and on the sample pair of judge runs it marks goal, and only goal, as
+// changed after Holm's adjustment.
+
+import {mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {afterAll, beforeAll, expect, it} from "vitest";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore} from "../../loaders/store/db.js";
+import {describeUnless} from "../helpers/skips.js";
+import {browserTestsOff, launchBrowser} from "./chromium.js";
+import {buildSite, runCli, serveStatic} from "./helpers.js";
+
+interface CliMetric {
+  metric: string;
+  n_paired: number;
+  n_unpaired_a: number;
+  n_unpaired_b: number;
+  mean_a: number;
+  mean_b: number;
+  difference: number;
+  lo: number;
+  hi: number;
+  boot_lo: number;
+  boot_hi: number;
+  p: number;
+  p_adjusted: number;
+}
+
+/** Opens a page and waits until no cell is still loading. */
+async function openPage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser.newPage({viewport: {width: 1440, height: 900}});
+  await page.goto(url, {waitUntil: "load"});
+  await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: 60_000});
+  await page.getByTestId("compare-table").waitFor({timeout: 60_000});
+  return page;
+}
+
+/** Every number of the page's metric table, by metric, from the cells' exact values. */
+function pageMetrics(page: Page): Promise<Record<string, Record<string, number>>> {
+  return page.evaluate(() => {
+    const out: Record<string, Record<string, number>> = {};
+    for (const tr of document.querySelectorAll("[data-testid=compare-table] tbody tr")) {
+      const metric = tr.querySelector("th")!.textContent!;
+      const cell = (what: string) => tr.querySelector<HTMLElement>(`[data-testid="compare-${metric}-${what}"]`)!;
+      const num = (what: string) => Number(cell(what).dataset.value);
+      out[metric] = {
+        n_paired: num("n-paired"), n_unpaired_a: num("unpaired-a"), n_unpaired_b: num("unpaired-b"), mean_a: num("mean-a"), mean_b: num("mean-b"),
+        difference: num("difference"), lo: Number(cell("interval").dataset.lo), hi: Number(cell("interval").dataset.hi),
+        boot_lo: Number(cell("boot").dataset.lo), boot_hi: Number(cell("boot").dataset.hi), p: num("p"), p_adjusted: num("p-adjusted"),
+      };
+    }
+    return out;
+  });
+}
+
+function expectAgree(page: Record<string, Record<string, number>>, cli: CliMetric[]): void {
+  expect(Object.keys(page)).toEqual(cli.map((m) => m.metric));
+  for (const m of cli) {
+    for (const k of ["n_paired", "n_unpaired_a", "n_unpaired_b", "mean_a", "mean_b", "difference", "lo", "hi", "boot_lo", "boot_hi", "p", "p_adjusted"] as const) {
+      const want = m[k] ?? NaN;
+      const got = page[m.metric][k];
+      if (Number.isNaN(want)) expect(got, `${m.metric} ${k}`).toBeNaN();
+      else expect(Math.abs(got - want), `${m.metric} ${k}: page ${got}, CLI ${want}`).toBeLessThanOrEqual(1e-9);
+    }
+  }
+}
+
+async function choose(page: Page, label: string, prefix: string): Promise<void> {
+  const select = page.getByLabel(label, {exact: true});
+  const options = await select.locator("option").allTextContents();
+  const option = options.find((o) => o.startsWith(prefix));
+  expect(option, `an option of ${label} starting with ${prefix} among ${options.join(" | ")}`).toBeTruthy();
+  await select.selectOption({label: option!});
+}
+
+describeUnless(browserTestsOff(), "the Compare page", () => {
+  let dir: string;
+  let browser: Browser;
+  let origin: string;
+  let store: string;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    dir = mkdtempSync(join(tmpdir(), "sociometer-compare-page-"));
+    store = join(dir, "samples.duckdb");
+    const s = await openStore(store);
+    try {
+      await importSamples(s);
+    } finally {
+      s.close();
+    }
+    // Up to 12 minutes: the build shares two cores with other builds.
+    const {dist} = await buildSite(store, join(dir, "site"), {}, 720_000);
+    const server = await serveStatic(dist);
+    origin = server.origin;
+    close = server.close;
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await close?.();
+    if (dir) rmSync(dir, {recursive: true, force: true});
+  });
+
+  it("opens on the CLI's default sides and shows the CLI's numbers, bootstrap included (same seed)", async () => {
+    const page = await openPage(browser, `${origin}/compare`);
+    const cli = JSON.parse((await runCli(["compare", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
+    expectAgree(await pageMetrics(page), cli.metrics);
+    expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
+    const link = await page.getByTestId("compare-changed").locator("a").first().getAttribute("href");
+    expect(link).toMatch(/^episodes\?episode=[^&]+&vs=[^&]+$/);
+    await page.close();
+  }, 300_000);
+
+  it("on the sample judge reruns, marks goal alone as changed, with the CLI's numbers", async () => {
+    const page = await openPage(browser, `${origin}/compare`);
+    for (const side of ["A", "B"]) {
+      await choose(page, `${side}: model`, "(any)");
+      await choose(page, `${side}: rater`, "gpt-4o ");
+    }
+    await choose(page, "A: run", "prompt-v1 ");
+    await choose(page, "B: run", "prompt-v2 ");
+    await expect.poll(() => page.getByTestId("compare-statement").textContent(), {timeout: 60_000}).toContain("paired by the same episode and seat");
+    await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0);
+    const significant = await page.locator("[data-testid=compare-table] tbody tr.significant th").allTextContents();
+    expect(significant).toEqual(["goal"]);
+    const cli = JSON.parse((await runCli(["compare", "sotopia", "--a", "rater=gpt-4o", "run=prompt-v1", "--b", "rater=gpt-4o", "run=prompt-v2", "--format", "json", "--db", store])).stdout) as {metrics: CliMetric[]};
+    expectAgree(await pageMetrics(page), cli.metrics);
+    await page.close();
+  }, 300_000);
+});

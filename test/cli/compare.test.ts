@@ -1,0 +1,183 @@
+// `sociometer compare` on the bundled samples: each benchmark's pairing, with
+// counts and means checked against SQL written independently of the
+// comparison's own, and the sample pair of judge runs where only `goal` moves.
+
+import {spawn} from "node:child_process";
+import {closeSync, mkdtempSync, openSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loaders/cli/compare.js";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore, rows, type Store} from "../../loaders/store/db.js";
+import {COMPARE_BENCHMARKS, compareRuns, sidesWhere, type CompareOptions, type CompareRow, type Comparison} from "../../src/lib/compare.js";
+import {cli} from "../helpers/cli.js";
+import {REPO} from "../helpers/fixtures.js";
+
+let dir: string;
+let store: Store;
+const holm: CompareOptions = {adjust: "holm", resamples: 200, seed: 1};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "sociometer-compare-"));
+  store = await openStore(join(dir, "samples.duckdb"));
+  await importSamples(store);
+}, 120_000);
+
+afterAll(() => {
+  store?.close();
+  rmSync(dir, {recursive: true, force: true});
+});
+
+const one = async <T>(sql: string): Promise<T> => (await rows<Record<string, T>>(store.conn, sql))[0]!.x;
+const metric = (c: Comparison, name: string) => c.metrics.find((m) => m.metric === name)!;
+
+describe("compare on the samples", () => {
+  it("SOTOPIA judge reruns: paired by episode and seat, only goal changes significantly (Holm)", async () => {
+    const c = await compareFromArgs(store, "sotopia", ["rater=gpt-4o", "run=prompt-v1"], ["rater=gpt-4o", "run=prompt-v2"], holm);
+    expect(c.pairing).toBe("instance");
+    // 60 episodes × 2 seats, every one scored in both runs.
+    expect(c.metrics.map((m) => [m.metric, m.nPaired, m.unpairedA, m.unpairedB])).toEqual(
+      ["believability", "relationship", "knowledge", "secret", "social_rules", "financial_and_material_benefits", "goal", "overall"].map((d) => [d, 120, 0, 0]));
+    expect(c.metrics.filter((m) => m.pAdjusted < 0.05).map((m) => m.metric)).toEqual(["goal"]);
+    const shift = await one<number>(`SELECT avg(b.value - a.value) AS x FROM ratings a JOIN ratings b USING (episode_id, agent, dimension)
+      WHERE a.rater = 'gpt-4o' AND b.rater = 'gpt-4o' AND a.run_id = 'prompt-v1' AND b.run_id = 'prompt-v2' AND dimension = 'goal'`);
+    expect(metric(c, "goal").difference).toBeCloseTo(shift, 12);
+    expect(c.statement).toContain("paired by the same episode and seat");
+  });
+
+  it("SOTOPIA default: the two most-run models by the main judge, paired by task, partner and seat; the rest counted as unpaired", async () => {
+    const c = await compareFromArgs(store, "sotopia", [], [], holm);
+    expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "gpt-3.5-turbo", rater: "gpt-4"}]);
+    // Every gpt-4 seat's (scenario, characters, partner, seat), counted once: paired or unpaired on A.
+    const tasksA = await one<number>(`SELECT count(DISTINCT (coalesce(e.scenario_id, e.scenario), p.agent, q.model, (SELECT string_agg(coalesce(agent_ref, character), ' & ' ORDER BY coalesce(agent_ref, character)) FROM participants WHERE episode_id = e.episode_id))) AS x
+      FROM episodes e JOIN participants p USING (episode_id) JOIN participants q ON q.episode_id = e.episode_id AND q.agent <> p.agent
+      WHERE e.benchmark = 'sotopia' AND p.model = 'gpt-4'`);
+    const goal = metric(c, "goal");
+    expect(goal.nPaired + goal.unpairedA).toBe(tasksA);
+    expect(c.unpaired.filter((u) => u.metric === "goal" && u.side === "A")).toHaveLength(goal.unpairedA);
+    expect(goal.nPaired).toBeGreaterThan(0);
+    expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater with the most scores)");
+  });
+
+  it("LIFELONG memory modes: paired by chain position of the same pair, scenario and seat", async () => {
+    const c = await compareFromArgs(store, "lifelong", ["model=gpt-4o", "memory=full"], ["model=gpt-4o", "memory=summary"], holm);
+    const shared = await one<number>(`WITH s AS (
+        SELECT e.episode_id, e.chain_index, coalesce(e.scenario_id, e.scenario) AS scenario, e.settings->>'memory_mode' AS memory,
+               (SELECT string_agg(coalesce(agent_ref, character), ' & ' ORDER BY coalesce(agent_ref, character)) FROM participants WHERE episode_id = e.episode_id) AS pair
+        FROM episodes e JOIN participants p ON p.episode_id = e.episode_id AND p.agent = 1
+        WHERE e.benchmark = 'lifelong-sotopia' AND p.model = 'gpt-4o')
+      SELECT 2 * count(*) AS x FROM s a JOIN s b USING (chain_index, scenario, pair) WHERE a.memory = 'full' AND b.memory = 'summary'`);
+    for (const m of c.metrics) {
+      expect(m.nPaired).toBe(shared);
+      // 3 pairs × 45 positions × 2 seats on each side.
+      expect(m.nPaired + m.unpairedA).toBe(270);
+      expect(m.nPaired + m.unpairedB).toBe(270);
+    }
+  });
+
+  it("HSII with and without COT: the same 60 cases, stage rates as paired proportions", async () => {
+    const c = await compareFromArgs(store, "hsii", ["model=gpt-4", "cot=without"], ["model=gpt-4", "cot=with"], holm);
+    expect(c.metrics.map((m) => [m.metric, m.kind, m.nPaired])).toEqual([
+      ["stage1_parsed", "binary", 60], ["stage2_target_correct", "binary", 60], ["stage3_win", "binary", 60], ["stage4_win", "binary", 60]]);
+    const rate = (cot: boolean) => one<number>(`SELECT avg(c.target_correct::INTEGER) AS x FROM hsii_cases c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1 WHERE p.model = 'gpt-4' AND c.cot = ${cot}`);
+    const s2 = metric(c, "stage2_target_correct");
+    expect(s2.meanA).toBeCloseTo(await rate(false), 12);
+    expect(s2.meanB).toBeCloseTo(await rate(true), 12);
+    expect(s2.test).toMatch(/^exact McNemar \(\d+ discordant pairs\); Newcombe hybrid score interval/);
+  });
+
+  it("STSS GA vs GA+TDP: every conversation scenario of gpt-4 paired, and each of its goal conditions", async () => {
+    const c = await compareFromArgs(store, "stss", ["model=gpt-4", "setting=GA"], ["model=gpt-4", "setting=GA+TDP"], holm);
+    const conversations = await one<number>("SELECT count(*) AS x FROM stss_conversations c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1 WHERE p.model = 'gpt-4' AND c.architecture = 'GA'");
+    const conditions = await one<number>(`SELECT count(*) AS x FROM ratings r JOIN stss_conversations c USING (episode_id) JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+      WHERE p.model = 'gpt-4' AND c.architecture = 'GA' AND r.dimension LIKE 'conversation:%'`);
+    expect(metric(c, "conversation success").nPaired).toBe(conversations);
+    expect(metric(c, "conversation goal conditions").nPaired).toBe(conditions);
+    expect(c.unpaired).toEqual([]);
+  });
+
+  it("InformativeBench models: paired by question within a settings combination; the ablation runs are unpaired, counted and listed", async () => {
+    const c = await compareFromArgs(store, "informativebench", ["model=gpt-3.5-turbo-16k"], ["model=gpt-4-0125-preview"], holm);
+    expect(metric(c, "NP").nPaired).toBe(100);
+    // gpt-3.5-turbo-16k's InfoNav-off runs of the 100 NP questions have no gpt-4 counterpart.
+    expect(metric(c, "NP").unpairedA).toBe(100);
+    expect(c.unpaired.filter((u) => u.metric === "NP" && u.side === "A").every((u) => u.item.endsWith("| setting no setting on"))).toBe(true);
+    expect(metric(c, "NP").kind).toBe("binary");
+    expect(metric(c, "ScheduleHard").kind).toBe("continuous");
+  });
+
+  it("gives the same bootstrap interval for the same seed, another for another seed, and draws scenarios with --cluster", async () => {
+    const args = ["rater=gpt-4o", "run=prompt-v1"];
+    const b = ["rater=gpt-4o", "run=prompt-v2"];
+    const first = metric(await compareFromArgs(store, "sotopia", args, b, {...holm, seed: 5}), "goal");
+    const again = metric(await compareFromArgs(store, "sotopia", args, b, {...holm, seed: 5}), "goal");
+    const other = metric(await compareFromArgs(store, "sotopia", args, b, {...holm, seed: 6}), "goal");
+    expect([again.bootLo, again.bootHi]).toEqual([first.bootLo, first.bootHi]);
+    expect([other.bootLo, other.bootHi]).not.toEqual([first.bootLo, first.bootHi]);
+    const clustered = await compareFromArgs(store, "sotopia", args, b, {...holm, cluster: true});
+    expect(clustered.statement).toContain("bootstrap over scenarios (clustered)");
+  });
+});
+
+describe("the compare command", () => {
+  it("reads several KEY=VALUE words after --a and --b", () => {
+    expect(sideWordsAsOptions(["sotopia", "--a", "model=x", "rater=y", "--b", "model=z", "--seed", "3"]))
+      .toEqual(["sotopia", "--a", "model=x", "--a", "rater=y", "--b", "model=z", "--seed", "3"]);
+    expect(() => sideWordsAsOptions(["--a", "gpt-4"])).toThrow('--a needs KEY=VALUE words, not "gpt-4"');
+  });
+
+  it("prints JSON with the statement, the metrics, the changed and the unpaired items", async () => {
+    const db = join(dir, "samples.duckdb");
+    store.close();
+    try {
+      const r = await cli(["compare", "sotopia", "--a", "rater=gpt-4o", "run=prompt-v1", "--b", "rater=gpt-4o", "run=prompt-v2", "--format", "json", "--resamples", "100", "--changed", "1", "--db", db]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout) as {statement: string; metrics: {metric: string; n_paired: number; p_adjusted: number}[]; changed: {viewer: string}[]; unpaired: unknown[]};
+      expect(out.metrics.filter((m) => m.p_adjusted < 0.05).map((m) => m.metric)).toEqual(["goal"]);
+      expect(out.changed[0].viewer).toMatch(/^episodes\?episode=[^&]+&vs=[^&]+$/);
+      expect(out.unpaired).toEqual([]);
+      const bad = await cli(["compare", "sotopia", "--a", "memory=full", "--b", "model=gpt-4", "--db", db]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toBe('sociometer: side A: sotopia has no key "memory"; its keys are model, rater, run, source\n');
+    } finally {
+      store = await openStore(db);
+    }
+  }, 60_000);
+});
+
+describe("data/compare-rows.parquet", () => {
+  it("ships every benchmark's rows in the CLI's order, and the page's side query on them gives the CLI's comparison", async () => {
+    const db = join(dir, "samples.duckdb");
+    const sides = {a: {rater: "gpt-4o", run: "prompt-v1"}, b: {rater: "gpt-4o", run: "prompt-v2"}};
+    const cliComparison = await compareFromArgs(store, "sotopia", ["rater=gpt-4o", "run=prompt-v1"], ["rater=gpt-4o", "run=prompt-v2"], holm);
+    const counts: Record<string, number> = {};
+    for (const b of COMPARE_BENCHMARKS) counts[b] = (await readCompareRows(store, b)).length;
+    store.close();
+    const out = join(dir, "compare-rows.parquet");
+    try {
+      await new Promise<void>((resolvePromise, reject) => {
+        const fd = openSync(out, "w");
+        const child = spawn("npx", ["tsx", "src/data/compare-rows.parquet.ts"], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: db}, stdio: ["ignore", fd, "pipe"]});
+        let stderr = "";
+        child.stderr?.on("data", (d: Buffer) => (stderr += d));
+        child.on("close", (code) => {
+          closeSync(fd);
+          if (code === 0) resolvePromise();
+          else reject(new Error(`loader exited with ${code}: ${stderr.slice(-2000)}`));
+        });
+      });
+    } finally {
+      store = await openStore(db);
+    }
+    const shipped = await rows<{benchmark: string; n: number}>(store.conn, `SELECT benchmark, count(*)::INTEGER AS n FROM '${out}' GROUP BY ALL ORDER BY ALL`);
+    expect(Object.fromEntries(shipped.map((s) => [s.benchmark, s.n]))).toEqual(counts);
+    const where = sidesWhere(sides.a, sides.b);
+    const pageRows = await rows<CompareRow>(store.conn,
+      `SELECT * EXCLUDE (benchmark, seq) FROM '${out}' WHERE benchmark = 'sotopia' AND ${where.sql} ORDER BY seq`, where.params);
+    const page = compareRuns("sotopia", pageRows, sides.a, sides.b, holm);
+    expect(page.metrics).toEqual(cliComparison.metrics);
+    expect(page.statement).toBe(cliComparison.statement);
+  }, 120_000);
+});

@@ -1,0 +1,127 @@
+import {describe, expect, it} from "vitest";
+import {mcnemarExact, newcombePairedInterval, pairedBootstrap, pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "../../src/lib/paired-tests.js";
+
+describe("pairedT", () => {
+  it("gives the mean difference, its t interval and p (d = 1, 2, 0, 2, 1)", () => {
+    // mean 1.2; ss 2.8, var 0.7, se √0.14 = 0.374166; t = 3.20713 on 4 df; t(0.975, 4) = 2.776445.
+    const r = pairedT([1, 2, 0, 2, 1]);
+    expect(r.n).toBe(5);
+    expect(r.difference).toBeCloseTo(1.2, 12);
+    expect(r.lo).toBeCloseTo(1.2 - 1.0388506336835677, 10);
+    expect(r.hi).toBeCloseTo(1.2 + 1.0388506336835677, 10);
+    expect(r.p).toBeCloseTo(0.03267792333680301, 10);
+    expect(r.method).toBe("paired t (df 4)");
+  });
+
+  it("says why there is no test with one pair", () => {
+    const r = pairedT([3]);
+    expect(r.p).toBeNaN();
+    expect(r.method).toBe("paired t (df 0): needs two pairs");
+  });
+});
+
+describe("wilcoxonSignedRank", () => {
+  it("is exact without ties: d = 1.5, −0.5, 2, 3, 4, −1 gives W+ = 18 and p = 2 · 5/64", () => {
+    // Ranks of |d|: 0.5→1, 1→2, 1.5→3, 2→4, 3→5, 4→6; W− = 3; subsets of 1…6 summing to ≤ 3: {}, {1}, {2}, {3}, {1,2}.
+    const r = wilcoxonSignedRank([1.5, -0.5, 2, 3, 4, -1]);
+    expect(r.wPlus).toBe(18);
+    expect(r.exact).toBe(true);
+    expect(r.p).toBeCloseTo(10 / 64, 14);
+    expect(r.method).toBe("Wilcoxon signed-rank, exact (n 6)");
+  });
+
+  it("uses the normal approximation with tie and zero corrections: d = 1, 2, 0, 2, 1, −1, 3", () => {
+    // Zero dropped (n 6). |d| 1,1,1 → rank 2; 2,2 → 4.5; 3 → 6. W+ = 2 + 2 + 4.5 + 4.5 + 6 = 19.
+    // mean 10.5; var 6·7·13/24 − ((3³ − 3) + (2³ − 2))/48 = 22.75 − 0.625 = 22.125; z = (8.5 − 0.5)/√22.125 = 1.70078.
+    const r = wilcoxonSignedRank([1, 2, 0, 2, 1, -1, 3]);
+    expect(r.n).toBe(6);
+    expect(r.zeros).toBe(1);
+    expect(r.wPlus).toBe(19);
+    expect(r.exact).toBe(false);
+    expect(r.p).toBeCloseTo(0.08898415384687434, 10);
+    expect(r.method).toBe("Wilcoxon signed-rank, normal approximation (ties corrected, continuity corrected; n 6, 1 zero difference dropped)");
+  });
+});
+
+describe("mcnemarExact", () => {
+  it("is twice the binomial tail of the discordant pairs: b = 2, c = 9 gives 2 · (1 + 11 + 55)/2¹¹", () => {
+    const r = mcnemarExact({a: 30, b: 2, c: 9, d: 5});
+    expect(r.discordant).toBe(11);
+    expect(r.p).toBeCloseTo(134 / 2048, 14);
+    expect(r.method).toBe("exact McNemar (11 discordant pairs)");
+  });
+
+  it("caps p at 1 when the discordant pairs split evenly", () => {
+    expect(mcnemarExact({a: 1, b: 3, c: 3, d: 1}).p).toBe(1);
+  });
+});
+
+describe("newcombePairedInterval", () => {
+  it("reproduces the published paired example (Cavo et al. 2012 in Fagerland, Lydersen & Laake 2014): −0.0621 (−0.1186 to −0.0046)", () => {
+    // 161 pairs: 59 both, 6 only in the first margin, 16 only in the second, 80 neither; θ = (6 − 16)/161.
+    // Here B is the first margin: B only = c = 6, A only = b = 16.
+    const r = newcombePairedInterval({a: 59, b: 16, c: 6, d: 80});
+    expect(r.difference).toBeCloseTo(-10 / 161, 14);
+    expect(r.lo.toFixed(4)).toBe("-0.1186");
+    expect(r.hi.toFixed(4)).toBe("-0.0046");
+  });
+
+  it("pairs it with McNemar's exact p in pairedProportions", () => {
+    const r = pairedProportions({a: 59, b: 16, c: 6, d: 80});
+    // 22 discordant pairs, 6 on the smaller side: p = 2 · P(X ≤ 6 | 22, ½) = 2 · 35443/4194304.
+    expect(r.p).toBeCloseTo((2 * (1 + 22 + 231 + 1540 + 7315 + 26334 + 74613)) / 4194304, 14);
+    expect(r.n).toBe(161);
+  });
+});
+
+describe("pairedBootstrap", () => {
+  it("gives the same interval for the same seed, and another for another seed", () => {
+    // 30 distinct differences 0.1², 0.2², …, 3²: mean (0.01 · 30 · 31 · 61 / 6) / 30 = 3.1 · 6.1 / 6.
+    const d = Array.from({length: 30}, (_, i) => ((i + 1) / 10) ** 2);
+    const one = pairedBootstrap(d, {seed: 7, resamples: 500});
+    const again = pairedBootstrap(d, {seed: 7, resamples: 500});
+    const other = pairedBootstrap(d, {seed: 8, resamples: 500});
+    expect(one.estimate).toBeCloseTo((3.1 * 6.1) / 6, 12);
+    expect([again.lo, again.hi]).toEqual([one.lo, one.hi]);
+    expect([other.lo, other.hi]).not.toEqual([one.lo, one.hi]);
+    expect(one.lo).toBeLessThan(one.estimate);
+    expect(one.hi).toBeGreaterThan(one.estimate);
+  });
+
+  it("gives several metrics over the same pairs, from shared resamples, the intervals each would get alone", () => {
+    const d1 = Array.from({length: 40}, (_, i) => Math.sin(i));
+    const d2 = Array.from({length: 40}, (_, i) => (i % 7) - 3);
+    const clusterOf = Array.from({length: 40}, (_, i) => i % 6);
+    for (const options of [{seed: 4, resamples: 300}, {seed: 4, resamples: 300, clusterOf}, {seed: 9, resamples: 300, method: "bca" as const}]) {
+      const shared = pairedBootstraps([d1, d2], options);
+      const alone = [pairedBootstrap(d1, options), pairedBootstrap(d2, options)];
+      expect(shared.map((b) => [b.lo, b.hi])).toEqual(alone.map((b) => [b.lo, b.hi]));
+    }
+  });
+
+  it("draws whole scenarios when clustered", () => {
+    const r = pairedBootstrap([1, 1, 5, 5], {seed: 1, resamples: 200, clusterOf: [0, 0, 1, 1]});
+    expect(r.drawn).toBe("clusters");
+    expect(r.drawnCount).toBe(2);
+    // Two clusters with means 1 and 5: every resample's mean is 1, 3 or 5.
+    expect(r.lo).toBeGreaterThanOrEqual(1);
+    expect(r.hi).toBeLessThanOrEqual(5);
+  });
+});
+
+describe("unpaired fallbacks", () => {
+  it("Welch t: b − a with Welch–Satterthwaite df", () => {
+    const r = welchT([3, 4, 5, 4, 6], [4, 6, 5, 6, 8, 9]);
+    expect(r.difference).toBeCloseTo(38 / 6 - 22 / 5, 12);
+    expect(r.p).toBeCloseTo(0.06604929103595365, 10);
+    expect(r.method).toBe("unpaired: Welch t (df 8.4)");
+  });
+
+  it("two proportions: Newcombe 1998 (Stat Med 17:873) example (a), 56/70 − 48/80 = 0.2 with method 10's 0.0524 to 0.3339", () => {
+    const r = twoProportions({x: 48, n: 80}, {x: 56, n: 70});
+    expect(r.difference).toBeCloseTo(0.2, 14);
+    expect(r.lo.toFixed(4)).toBe("0.0524");
+    expect(r.hi.toFixed(4)).toBe("0.3339");
+    expect(r.method).toMatch(/^unpaired: /);
+  });
+});
