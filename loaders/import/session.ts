@@ -15,6 +15,7 @@ import {applyModelNames, checkModelNameConflicts, revertModelNames, type SeatMod
 import {getFormat, type ReadContext} from "./registry.js";
 import {suggestFormat} from "./sniff.js";
 import {fileState, SourceFile, type FileState} from "./source-file.js";
+import {checkedAgainstStore, StoredEpisodes} from "./stored-episodes.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -163,32 +164,22 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
     }
 
-    // Episodes already stored (after removing replaced files), and those this import adds.
-    const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
+    // Episodes this import adds, and what it knows of those in the store (after
+    // removing replaced files): read for the episodes the import names, so its
+    // cost follows its input, not the store (stored-episodes.ts).
+    const stored = await StoredEpisodes.of(store);
+    if (format.asksAboutStoredEpisodes) await stored.readEveryId();
     const added = new Map<string, Added>();
     // Each ratings file's rows by key, kept to name the line of a clash with another file (checkRatingConflicts).
     const ratingLines = new Map<string, Map<string, {line: number}>>();
-    const seatCache = new Map<string, {names: string[]; models: string[]}>();
     let doneBytes = 0;
     const context = {
-      hasEpisode: (id: string) => stored.has(id) || added.has(id),
-      seatsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.names ?? [],
-      modelsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.models ?? [],
+      lookUpEpisodes: (ids: Iterable<string>) => stored.lookUp(ids, {withSeats: true}),
+      hasEpisode: (id: string) => added.has(id) || stored.has(id),
+      seatsOf: (id: string) => (added.get(id) ?? stored.seatsOf(id))?.names ?? [],
+      modelsOf: (id: string) => (added.get(id) ?? stored.seatsOf(id))?.models ?? [],
       onProgress: (b: number) => progress.update(doneBytes + b),
     };
-    // Ratings-only formats resolve seats of stored episodes; load them once.
-    if (format.scoresStoredEpisodes && stored.size) {
-      for (const r of await rows<{episode_id: string; names: string[]; models: string[]}>(
-        conn,
-        // Models as the logs name them: a seat a ratings file already named is still its placeholder, so another file's name for it is checked.
-        `SELECT p.episode_id, list(coalesce(p.character, '') ORDER BY p.agent) AS names, list(coalesce(n.placeholder, p.model) ORDER BY p.agent) AS models
-         FROM participants p LEFT JOIN (SELECT DISTINCT episode_id, agent, placeholder, model FROM model_names) n
-           ON n.episode_id = p.episode_id AND n.agent = p.agent AND n.model = p.model
-         GROUP BY p.episode_id`,
-      )) {
-        seatCache.set(r.episode_id, {names: r.names, models: r.models});
-      }
-    }
 
     writer = await StoreWriter.open(conn);
     const totalBytes = planned.reduce((s, p) => s + p.state.size, 0);
@@ -212,7 +203,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       };
       let sha: string;
       try {
-        for await (const item of format.read(plan.path, ctx)) {
+        for await (const item of checkedAgainstStore(format.read(plan.path, ctx), stored)) {
           if (item.kind === "reject") {
             reject(item.line, item.field, item.problem, item.raw);
           } else if (item.kind === "note") {
