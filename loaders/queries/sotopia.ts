@@ -7,7 +7,9 @@
  * each character's profile id (or name) in sorted order.
  */
 const TASK_REF = "coalesce(q.agent_ref, q.character, q.agent::VARCHAR)";
-const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || string_agg(${TASK_REF}, ' & ' ORDER BY ${TASK_REF})`;
+// list_sort over a plain list, not an ordered aggregate (string_agg … ORDER BY sorts
+// inside every group, the bulk of sotopia-stats' time at 100k episodes); same text.
+const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || array_to_string(list_sort(list(${TASK_REF})), ' & ')`;
 
 /**
  * Sufficient statistics (n, sum, sum of squares) of every rater's scores per
@@ -28,7 +30,7 @@ WITH sotopia_dims AS (
 ),
 seat AS (
   SELECT p.episode_id, p.agent, p.model,
-         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
+         coalesce(array_to_string(list_sort(list(q.model) FILTER (WHERE q.agent <> p.agent)), ' + '), '') AS partner,
          ${TASK_ID_SQL} AS task_id
   FROM participants p
   JOIN participants q USING (episode_id)
@@ -36,33 +38,36 @@ seat AS (
   WHERE e.benchmark = 'sotopia'
   GROUP BY p.episode_id, p.agent, p.model
 ),
+-- Instances are grouped on their own keys; the seat's long labels (task, model,
+-- partner) join once, for the final groups: hashing them at every step took
+-- twice the time and half again the memory.
 scored AS (
-  SELECT r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension, avg(r.value) AS value, s.model, s.partner, s.task_id
-  FROM ratings r
-  JOIN seat s ON s.episode_id = r.episode_id AND s.agent = r.agent
-  WHERE r.dimension IN (SELECT dimension FROM sotopia_dims)
-  GROUP BY ALL
+  SELECT episode_id, agent, rater, rater_kind, dimension, avg(value) AS value
+  FROM ratings
+  WHERE dimension IN (SELECT dimension FROM sotopia_dims)
+  GROUP BY episode_id, agent, rater, rater_kind, dimension
 ),
 human_mean AS (
-  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value, model, partner, task_id
+  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value
   FROM scored
   WHERE rater_kind = 'human'
-  GROUP BY ALL
+  GROUP BY episode_id, agent, dimension
 ),
 per_rater AS (
   SELECT * FROM scored UNION ALL BY NAME SELECT * FROM human_mean
 ),
 overall AS (
-  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value, model, partner, task_id
+  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value
   FROM per_rater
-  GROUP BY ALL
+  GROUP BY episode_id, agent, rater, rater_kind
   HAVING count(*) = (SELECT count(*) FROM sotopia_dims)
 )
-SELECT rater, rater_kind, task_id, model, partner, dimension,
-       count(*)::INTEGER AS n, sum(value)::DOUBLE AS sum, sum(value * value)::DOUBLE AS sum_sq
-FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall)
-GROUP BY ALL
-ORDER BY rater, task_id, model, partner, dimension
+SELECT x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension,
+       count(*)::INTEGER AS n, sum(x.value)::DOUBLE AS sum, sum(x.value * x.value)::DOUBLE AS sum_sq
+FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall) x
+JOIN seat s ON s.episode_id = x.episode_id AND s.agent = x.agent
+GROUP BY x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension
+ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
 `;
 
 /**
