@@ -1,13 +1,22 @@
 // Shared by the data loaders in this folder: open the store read-only, run one
 // query, write its result as Parquet to stdout (the loader contract).
 
-import {existsSync} from "node:fs";
-import {basename} from "node:path";
+import {existsSync, mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {basename, join} from "node:path";
 import {defaultStorePath, type Store} from "../../loaders/store/db.js";
 import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import {evaluatedSql} from "../../loaders/queries/store-contents.js";
 import {redactedQuery} from "./redaction.js";
+
+/**
+ * The most memory DuckDB takes in one loader. Past it, a large join or
+ * aggregate spills to a temporary folder instead of growing: sotopia-stats
+ * alone took 10.8 GB at a million episodes with DuckDB's default (80% of RAM),
+ * and Framework runs several loaders at once (issue 18: under 2 GiB each).
+ */
+export const LOADER_MEMORY_LIMIT = "1GiB";
 
 /**
  * Runs `fn` on the store opened read-only, then closes it; exits with a message
@@ -28,10 +37,15 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
     console.error(e.message);
     return process.exit(1);
   });
+  // Spilled data goes to a folder of this loader's own, not beside the store (which may be read-only, and is the user's).
+  const spill = mkdtempSync(join(tmpdir(), "sociometer-spill-"));
   try {
+    await store.conn.run(`SET memory_limit = '${LOADER_MEMORY_LIMIT}'`);
+    await store.conn.run(`SET temp_directory = '${spill.replaceAll("'", "''")}'`);
     return await fn(store);
   } finally {
     store.close();
+    rmSync(spill, {recursive: true, force: true});
   }
 }
 
