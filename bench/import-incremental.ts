@@ -7,11 +7,12 @@
 //   scores    then their 2,842 human scores (`sotopia-ratings`), into the store
 //             that now holds those episodes too
 // and reports each against the same import into the smallest store of the run.
+// With --keep, the dumps and base stores stay in .bench/ and a later run reuses them.
 //
 // Child mode (used by the harness): tsx bench/import-incremental.ts --measure <format> <file> <db>
 
 import {once} from "node:events";
-import {copyFileSync, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync} from "node:fs";
+import {copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {finished} from "node:stream/promises";
 import {fileURLToPath, pathToFileURL} from "node:url";
@@ -78,9 +79,17 @@ export async function run(ctx: BenchContext): Promise<string> {
     if (existsSync(dump)) ctx.log(`reusing ${dump}`);
     else await writeDump(dump, m);
     const base = join(ctx.dir, `incremental-base-${m}.duckdb`);
+    const kept = join(ctx.dir, `incremental-base-${m}.json`);
+    if (existsSync(base) && existsSync(kept)) {
+      ctx.log(`reusing ${base} (kept by an earlier --keep run)`);
+      builds.set(m, {base, dump, build: JSON.parse(readFileSync(kept, "utf8")) as Measurement});
+      continue;
+    }
     removeDb(base);
     ctx.log(`building a store of ${m.toLocaleString("en-US")} episodes (${mb(statSync(dump).size)})`);
-    builds.set(m, {base, dump, build: await measureInChild(script, ["--measure", "sotopia", dump, base])});
+    const build = await measureInChild(script, ["--measure", "sotopia", dump, base]);
+    writeFileSync(kept, JSON.stringify(build));
+    builds.set(m, {base, dump, build});
   }
   // Sizes take turns within each round, so a change in machine load hits all of them alike; the median round counts.
   const runs = new Map(sizes.map((m) => [m, {episodes: [] as Measurement[], scores: [] as Measurement[]}]));
@@ -99,8 +108,11 @@ export async function run(ctx: BenchContext): Promise<string> {
   }
   const results: SizeResult[] = sizes.map((m) => {
     const {base, dump, build} = builds.get(m)!;
-    removeDb(base);
-    if (!ctx.keep) rmSync(dump, {force: true});
+    if (!ctx.keep) {
+      removeDb(base);
+      rmSync(`${base.slice(0, -".duckdb".length)}.json`, {force: true});
+      rmSync(dump, {force: true});
+    }
     return {m, build, steps: {episodes: median(runs.get(m)!.episodes), scores: median(runs.get(m)!.scores)}};
   });
   return section(results, ctx.repeat);
