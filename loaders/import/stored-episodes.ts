@@ -33,7 +33,14 @@ export class StoredEpisodes {
   /** The store's episodes as they are now (after the import removed replaced files' rows). */
   static async of(store: Store): Promise<StoredEpisodes> {
     const [{n}] = await rows<{n: number}>(store.conn, "SELECT count(*)::INTEGER AS n FROM episodes");
-    return new StoredEpisodes(store, n);
+    const stored = new StoredEpisodes(store, n);
+    stored.everyId = n === 0; // an empty store's ids are all known already
+    return stored;
+  }
+
+  /** Every id of the store is known (read once): nothing more to look up. */
+  get knowsEveryId(): boolean {
+    return this.everyId;
   }
 
   /** Is the episode in the store? Only for episodes looked up before (or once every id is read): anything else is a reader's bug, not an answer. */
@@ -122,6 +129,11 @@ export async function* checkedAgainstStore(items: AsyncIterable<ReadItem> | Iter
   };
   try {
     for await (const item of items) {
+      // Into an empty or small store, every id is read at the first chunk: the rest passes straight on.
+      if (stored.knowsEveryId && !held.length) {
+        yield item;
+        continue;
+      }
       held.push(item);
       heldEpisodes += item.kind === "batch" ? item.batch.count : item.kind === "episode" ? 1 : 0;
       if (heldEpisodes >= CHECK_CHUNK) yield* release();
