@@ -307,7 +307,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     // Episodes written again (a changed log) get back the names ratings files gave their placeholder seats.
     // So do seats whose names a removed or replaced ratings file took back while another file still gives them.
     if (added.size || removedSources || summaries.some((f) => f.modelNames.length)) await applyModelNames(store);
-    if (chained) await checkChainPositions(store, added);
+    if (chained) await checkChainPositions(store, planned.map((p) => sourceIdOf(p.path)), added);
     if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
     await conn.run("COMMIT");
@@ -403,17 +403,24 @@ async function checkRatingConflicts(
   }
 }
 
-/** One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey). */
-async function checkChainPositions(store: Store, added: ReadonlyMap<string, Added>): Promise<void> {
+/**
+ * One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey).
+ * Only chains this import (sources `sourceIds`) wrote to can clash now, so only those are read, not every chain of the store.
+ */
+async function checkChainPositions(store: Store, sourceIds: readonly string[], added: ReadonlyMap<string, Added>): Promise<void> {
   const dup = await rows<{chain_id: string; chain_index: number; episodes: string[]; paths: string[]}>(
     store.conn,
-    `WITH chains AS (
+    `WITH touched AS (
+       SELECT DISTINCT chain_id FROM episodes WHERE list_contains($1, source_id) AND chain_id IS NOT NULL
+     ),
+     chains AS (
        SELECT e.episode_id, e.chain_id, e.chain_index, coalesce(e.settings->>'memory_mode', '') AS memory,
               (SELECT string_agg(p.model, ' / ' ORDER BY p.agent) FROM participants p WHERE p.episode_id = e.episode_id) AS models, s.path
-       FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IS NOT NULL
+       FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IN (SELECT chain_id FROM touched)
      )
      SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(path ORDER BY episode_id) AS paths
      FROM chains GROUP BY chain_id, chain_index, memory, models HAVING count(*) > 1 LIMIT 1`,
+    [listValue([...sourceIds])],
   );
   if (dup.length) {
     const d = dup[0];
