@@ -2,6 +2,7 @@
 // Framework runs a loader: a store that needs migrating stops the loader with
 // the message saying what to do, not a Binder error from its query.
 
+import {DuckDBInstance} from "@duckdb/node-api";
 import {execFile} from "node:child_process";
 import {existsSync} from "node:fs";
 import {basename, dirname, join} from "node:path";
@@ -11,7 +12,7 @@ import {REPO} from "../helpers/fixtures.js";
 import {fileSha256, oldStore, pendingMigrationsMessage} from "../helpers/old-store.js";
 import {tempDir} from "../helpers/store.js";
 import {openStore, rows} from "../../loaders/store/db.js";
-import {LOADER_MEMORY_LIMIT, withStore} from "../../src/data/store.js";
+import {loaderMemoryLimit, withStore} from "../../src/data/store.js";
 
 const run = promisify(execFile);
 
@@ -31,23 +32,43 @@ describe("data loaders on a store at an older schema", () => {
 });
 
 describe("withStore: a loader's DuckDB memory", () => {
-  it("is limited to LOADER_MEMORY_LIMIT (1 GiB), spilling to a temporary folder of its own that is gone afterwards", async () => {
+  async function settingsWith(memory: string | undefined) {
     const dir = tempDir();
     const db = join(dir, "store.duckdb");
     (await openStore(db)).close();
-    const saved = process.env.SOCIOMETER_DB;
+    const saved = {db: process.env.SOCIOMETER_DB, memory: process.env.SOCIOMETER_LOADER_MEMORY};
     process.env.SOCIOMETER_DB = db;
+    if (memory === undefined) delete process.env.SOCIOMETER_LOADER_MEMORY;
+    else process.env.SOCIOMETER_LOADER_MEMORY = memory;
     try {
-      const seen = await withStore((s) => rows<{limit: string; spill: string}>(s.conn,
+      const [seen] = await withStore((s) => rows<{limit: string; spill: string}>(s.conn,
         "SELECT current_setting('memory_limit') AS limit, current_setting('temp_directory') AS spill"));
-      expect(LOADER_MEMORY_LIMIT).toBe("1GiB");
-      expect(seen[0]!.limit).toBe("1.0 GiB");
-      expect(basename(seen[0]!.spill)).toMatch(/^sociometer-spill-/);
-      expect(dirname(seen[0]!.spill)).not.toBe(dir);
-      expect(existsSync(seen[0]!.spill)).toBe(false);
+      return {...seen!, dir};
     } finally {
-      if (saved === undefined) delete process.env.SOCIOMETER_DB;
-      else process.env.SOCIOMETER_DB = saved;
+      for (const [key, value] of [["SOCIOMETER_DB", saved.db], ["SOCIOMETER_LOADER_MEMORY", saved.memory]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
     }
+  }
+
+  it("is capped by SOCIOMETER_LOADER_MEMORY, spilling to a temporary folder of its own that is gone afterwards", async () => {
+    const seen = await settingsWith("1GiB");
+    expect(seen.limit).toBe("1.0 GiB");
+    expect(basename(seen.spill)).toMatch(/^sociometer-spill-/);
+    expect(dirname(seen.spill)).not.toBe(seen.dir);
+    expect(existsSync(seen.spill)).toBe(false);
+  });
+
+  it("keeps DuckDB's default when SOCIOMETER_LOADER_MEMORY is unset, and refuses an amount it cannot read", async () => {
+    const instance = await DuckDBInstance.create(":memory:");
+    const connection = await instance.connect();
+    const [defaultLimit] = await rows<{limit: string}>(connection, "SELECT current_setting('memory_limit') AS limit");
+    connection.closeSync();
+    instance.closeSync();
+    expect((await settingsWith(undefined)).limit).toBe(defaultLimit!.limit);
+    expect(() => loaderMemoryLimit({SOCIOMETER_LOADER_MEMORY: "1GiB'; SELECT 1; --"})).toThrow(
+      `SOCIOMETER_LOADER_MEMORY: expected an amount such as 1GiB or 1500MB, got "1GiB'; SELECT 1; --"`);
+    expect(loaderMemoryLimit({SOCIOMETER_LOADER_MEMORY: " 1500MB "})).toBe("1500MB");
   });
 });
