@@ -6,7 +6,8 @@
  * episode `e` joined with every participant `q` of it: the scenario id, then
  * each character's profile id (or name) in sorted order.
  */
-const TASK_REF = "coalesce(q.agent_ref, q.character, q.agent::VARCHAR)";
+const TASK_REF_OF = (alias: string) => `coalesce(${alias}.agent_ref, ${alias}.character, ${alias}.agent::VARCHAR)`;
+const TASK_REF = TASK_REF_OF("q");
 // list_sort over a plain list, not an ordered aggregate (string_agg … ORDER BY sorts
 // inside every group, the bulk of sotopia-stats' time at 100k episodes); same text.
 const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || array_to_string(list_sort(list(${TASK_REF})), ' & ')`;
@@ -28,14 +29,27 @@ export const SOTOPIA_STATS_SQL = `
 WITH sotopia_dims AS (
   SELECT dimension FROM dimensions WHERE benchmark = 'sotopia'
 ),
+-- Two-seat episodes (SOTOPIA's own) pair each seat with the other by a join,
+-- no aggregate: per-episode lists do not spill to disk, and over 2M seats they
+-- alone passed a 1 GiB memory cap. Other seat counts keep the general lists.
+pairs AS (
+  SELECT episode_id FROM participants GROUP BY episode_id HAVING count(*) = 2 AND count(DISTINCT agent) = 2
+),
 seat AS (
+  SELECT p.episode_id, p.agent, p.model, q.model AS partner,
+         coalesce(e.scenario_id, e.scenario, '') || ' | ' || least(${TASK_REF_OF("p")}, ${TASK_REF}) || ' & ' || greatest(${TASK_REF_OF("p")}, ${TASK_REF}) AS task_id
+  FROM participants p
+  JOIN participants q ON q.episode_id = p.episode_id AND q.agent <> p.agent
+  JOIN episodes e ON e.episode_id = p.episode_id
+  WHERE e.benchmark = 'sotopia' AND p.episode_id IN (SELECT episode_id FROM pairs)
+  UNION ALL
   SELECT p.episode_id, p.agent, p.model,
          coalesce(array_to_string(list_sort(list(q.model) FILTER (WHERE q.agent <> p.agent)), ' + '), '') AS partner,
          ${TASK_ID_SQL} AS task_id
   FROM participants p
   JOIN participants q USING (episode_id)
   JOIN episodes e ON e.episode_id = p.episode_id
-  WHERE e.benchmark = 'sotopia'
+  WHERE e.benchmark = 'sotopia' AND p.episode_id NOT IN (SELECT episode_id FROM pairs)
   GROUP BY p.episode_id, p.agent, p.model
 ),
 -- Instances are grouped on their own keys; the seat's long labels (task, model,
