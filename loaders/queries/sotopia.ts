@@ -8,6 +8,8 @@
  */
 const TASK_REF_OF = (alias: string) => `coalesce(${alias}.agent_ref, ${alias}.character, ${alias}.agent::VARCHAR)`;
 const TASK_REF = TASK_REF_OF("q");
+/** How a seat's character is named for people: its name, else its profile id, else its seat. */
+const CHARACTER_OF = (alias: string) => `coalesce(${alias}.character, ${alias}.agent_ref, 'agent ' || ${alias}.agent)`;
 // list_sort over a plain list, not an ordered aggregate (string_agg … ORDER BY sorts
 // inside every group, the bulk of sotopia-stats' time at 100k episodes); same text.
 const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || array_to_string(list_sort(list(${TASK_REF})), ' & ')`;
@@ -106,12 +108,27 @@ ORDER BY p.model
  * of a task names it, and `episodes` counts them.
  */
 export const SOTOPIA_TASKS_SQL = `
-WITH named AS (
+WITH pairs AS (
+  SELECT episode_id FROM participants GROUP BY episode_id HAVING count(*) = 2 AND count(DISTINCT agent) = 2
+),
+named AS (
+  -- Two-seat episodes by a join, as in SOTOPIA_STATS_SQL's seats: per-episode lists do not spill.
+  SELECT e.episode_id, coalesce(e.scenario_id, e.scenario, '') || ' | ' || least(x.rp, x.rq) || ' & ' || greatest(x.rp, x.rq) AS task_id,
+         e.codename, CASE WHEN x.rp <= x.rq THEN x.cp || ' & ' || x.cq ELSE x.cq || ' & ' || x.cp END AS characters
+  FROM (
+    SELECT p.episode_id, ${TASK_REF_OF("p")} AS rp, ${TASK_REF} AS rq,
+           ${CHARACTER_OF("p")} AS cp, ${CHARACTER_OF("q")} AS cq
+    FROM participants p JOIN participants q ON q.episode_id = p.episode_id AND p.agent < q.agent
+    WHERE p.episode_id IN (SELECT episode_id FROM pairs)
+  ) x
+  JOIN episodes e USING (episode_id)
+  WHERE e.benchmark = 'sotopia'
+  UNION ALL
   SELECT e.episode_id, ${TASK_ID_SQL} AS task_id, any_value(e.codename) AS codename,
-         string_agg(coalesce(q.character, q.agent_ref, 'agent ' || q.agent), ' & ' ORDER BY ${TASK_REF}) AS characters
+         string_agg(${CHARACTER_OF("q")}, ' & ' ORDER BY ${TASK_REF}) AS characters
   FROM episodes e
   JOIN participants q USING (episode_id)
-  WHERE e.benchmark = 'sotopia'
+  WHERE e.benchmark = 'sotopia' AND e.episode_id NOT IN (SELECT episode_id FROM pairs)
   GROUP BY e.episode_id
 )
 SELECT task_id, arg_min(codename, episode_id) AS codename, arg_min(characters, episode_id) AS characters, count(*)::INTEGER AS episodes
