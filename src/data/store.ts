@@ -10,17 +10,20 @@ import {writeParquetToStdout} from "../../loaders/store/export.js";
 import {evaluatedSql} from "../../loaders/queries/store-contents.js";
 import {redactedQuery} from "./redaction.js";
 
+/** A loader's DuckDB memory unless SOCIOMETER_LOADER_MEMORY says otherwise. */
+export const DEFAULT_LOADER_MEMORY = "1GiB";
+
 /**
- * The most memory DuckDB may take in one loader, from SOCIOMETER_LOADER_MEMORY
- * (such as "1GiB"); past it, joins and most aggregates spill to a temporary
- * folder instead of growing. Unset, DuckDB's own default (80% of RAM): a cap is
- * not the default because at a million episodes sotopia-stats and sotopia-tasks
- * still need more than 1.5 GiB (measured: both fail under 1 and 1.5 GiB), while
- * the other loaders stay under 1 GiB without one.
+ * The most memory DuckDB may take in one loader: SOCIOMETER_LOADER_MEMORY
+ * (such as "1500MB"), else DEFAULT_LOADER_MEMORY. Past it, joins and
+ * aggregates spill to a temporary folder instead of growing (issue 18: under
+ * 2 GiB RSS per loader). Measured at a million episodes under 1 GiB: every
+ * SOTOPIA and explorer loader at 0.4–1.37 GB RSS; without a cap sotopia-stats
+ * took 5.6 GB, and before its rewrite 10.8 GB.
  */
-export function loaderMemoryLimit(env: NodeJS.ProcessEnv = process.env): string | null {
+export function loaderMemoryLimit(env: NodeJS.ProcessEnv = process.env): string {
   const text = env.SOCIOMETER_LOADER_MEMORY?.trim();
-  if (!text) return null;
+  if (!text) return DEFAULT_LOADER_MEMORY;
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/.test(text)) {
     throw new Error(`SOCIOMETER_LOADER_MEMORY: expected an amount such as 1GiB or 1500MB, got ${JSON.stringify(text)}`);
   }
@@ -51,7 +54,7 @@ export async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T>
   try {
     const limit = loaderMemoryLimit();
     // Checked against a pattern of digits and units just above, so it cannot close the quote.
-    if (limit) await store.conn.run(`SET memory_limit = '${limit}'`);
+    await store.conn.run(`SET memory_limit = '${limit}'`);
     await store.conn.run(`SET temp_directory = '${spill.replaceAll("'", "''")}'`);
     return await fn(store);
   } finally {

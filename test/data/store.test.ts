@@ -2,7 +2,6 @@
 // Framework runs a loader: a store that needs migrating stops the loader with
 // the message saying what to do, not a Binder error from its query.
 
-import {DuckDBInstance} from "@duckdb/node-api";
 import {execFile} from "node:child_process";
 import {existsSync} from "node:fs";
 import {basename, dirname, join} from "node:path";
@@ -60,15 +59,12 @@ describe("withStore: a loader's DuckDB memory", () => {
     expect(existsSync(seen.spill)).toBe(false);
   });
 
-  it("keeps DuckDB's default when SOCIOMETER_LOADER_MEMORY is unset, and refuses an amount it cannot read", async () => {
-    const instance = await DuckDBInstance.create(":memory:");
-    const connection = await instance.connect();
-    const [defaultLimit] = await rows<{limit: string}>(connection, "SELECT current_setting('memory_limit') AS limit");
-    connection.closeSync();
-    instance.closeSync();
-    expect((await settingsWith(undefined)).limit).toBe(defaultLimit!.limit);
+  it("is capped at 1 GiB when SOCIOMETER_LOADER_MEMORY is unset, and refuses an amount it cannot read", async () => {
+    expect((await settingsWith(undefined)).limit).toBe("1.0 GiB");
+    expect((await settingsWith("1500MB")).limit).toBe("1.3 GiB");
     expect(() => loaderMemoryLimit({SOCIOMETER_LOADER_MEMORY: "1GiB'; SELECT 1; --"})).toThrow(
       `SOCIOMETER_LOADER_MEMORY: expected an amount such as 1GiB or 1500MB, got "1GiB'; SELECT 1; --"`);
     expect(loaderMemoryLimit({SOCIOMETER_LOADER_MEMORY: " 1500MB "})).toBe("1500MB");
+    expect(loaderMemoryLimit({})).toBe("1GiB");
   });
 });
