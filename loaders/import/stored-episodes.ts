@@ -129,13 +129,14 @@ export async function* checkedAgainstStore(items: AsyncIterable<ReadItem> | Iter
   };
   try {
     for await (const item of items) {
-      // Into an empty or small store, every id is read at the first chunk: the rest passes straight on.
-      if (stored.knowsEveryId && !held.length) {
+      const writes = item.kind === "batch" ? item.batch.count : item.kind === "episode" ? 1 : 0;
+      // Nothing to ask (every id known, as in an empty store, or an item that writes no episode, such as scores) and nothing held: straight on.
+      if ((stored.knowsEveryId || writes === 0) && !held.length) {
         yield item;
         continue;
       }
       held.push(item);
-      heldEpisodes += item.kind === "batch" ? item.batch.count : item.kind === "episode" ? 1 : 0;
+      heldEpisodes += writes;
       if (heldEpisodes >= CHECK_CHUNK) yield* release();
     }
   } catch (e) {
