@@ -38,6 +38,7 @@ export interface BenchModule {
 /** The benchmarks, by section name. Add one by writing bench/<name>.ts and listing it here. */
 const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   import: () => import("./import.js"),
+  "import-incremental": () => import("./import-incremental.js"),
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
   viewer: () => import("./viewer.js"),

@@ -18,6 +18,13 @@ import {closest} from "../did-you-mean.js";
 
 /** What a reader may ask of the import it runs in. */
 export interface ReadContext {
+  /**
+   * Reads from the store what hasEpisode, seatsOf and modelsOf answer for these
+   * episodes. A format that scores stored episodes (scoresStoredEpisodes) names
+   * the episodes it refers to here before asking about them, so an import reads
+   * those episodes alone, not every episode of the store.
+   */
+  lookUpEpisodes(episodeIds: Iterable<string>): Promise<void>;
   /** Is the episode in the store, or earlier in this import? */
   hasEpisode(episodeId: string): boolean;
   /** Participant names by seat (index 0 = seat 1) of a known episode. */
@@ -33,8 +40,10 @@ export interface ReadContext {
 export interface ImportFormat {
   name: string;
   description: string;
-  /** The format scores episodes already in the store, so the import preloads their seats. */
+  /** The format scores episodes already in the store: its reader looks them up (ReadContext.lookUpEpisodes) before asking about them. */
   scoresStoredEpisodes?: boolean;
+  /** The reader asks hasEpisode about stored episodes it cannot name ahead (STSS results, about their task definitions): the import reads every stored episode id first. */
+  asksAboutStoredEpisodes?: boolean;
   read(path: string, ctx: ReadContext): AsyncIterable<ReadItem> | Iterable<ReadItem>;
   /** Checks across records (and the store) once everything is read, before the import commits; throws ImportError. */
   verify?(store: Store): Promise<void>;

@@ -15,6 +15,7 @@ import {applyModelNames, checkModelNameConflicts, revertModelNames, type SeatMod
 import {getFormat, type ReadContext} from "./registry.js";
 import {suggestFormat} from "./sniff.js";
 import {fileState, SourceFile, type FileState} from "./source-file.js";
+import {checkedAgainstStore, StoredEpisodes} from "./stored-episodes.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -163,32 +164,22 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
     }
 
-    // Episodes already stored (after removing replaced files), and those this import adds.
-    const stored = new Set((await rows<{episode_id: string}>(conn, "SELECT episode_id FROM episodes")).map((r) => r.episode_id));
+    // Episodes this import adds, and what it knows of those in the store (after
+    // removing replaced files): read for the episodes the import names, so its
+    // cost follows its input, not the store (stored-episodes.ts).
+    const stored = await StoredEpisodes.of(store);
+    if (format.asksAboutStoredEpisodes) await stored.readEveryId();
     const added = new Map<string, Added>();
     // Each ratings file's rows by key, kept to name the line of a clash with another file (checkRatingConflicts).
     const ratingLines = new Map<string, Map<string, {line: number}>>();
-    const seatCache = new Map<string, {names: string[]; models: string[]}>();
     let doneBytes = 0;
     const context = {
-      hasEpisode: (id: string) => stored.has(id) || added.has(id),
-      seatsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.names ?? [],
-      modelsOf: (id: string) => (added.get(id) ?? seatCache.get(id))?.models ?? [],
+      lookUpEpisodes: (ids: Iterable<string>) => stored.lookUp(ids, {withSeats: true}),
+      hasEpisode: (id: string) => added.has(id) || stored.has(id),
+      seatsOf: (id: string) => (added.get(id) ?? stored.seatsOf(id))?.names ?? [],
+      modelsOf: (id: string) => (added.get(id) ?? stored.seatsOf(id))?.models ?? [],
       onProgress: (b: number) => progress.update(doneBytes + b),
     };
-    // Ratings-only formats resolve seats of stored episodes; load them once.
-    if (format.scoresStoredEpisodes && stored.size) {
-      for (const r of await rows<{episode_id: string; names: string[]; models: string[]}>(
-        conn,
-        // Models as the logs name them: a seat a ratings file already named is still its placeholder, so another file's name for it is checked.
-        `SELECT p.episode_id, list(coalesce(p.character, '') ORDER BY p.agent) AS names, list(coalesce(n.placeholder, p.model) ORDER BY p.agent) AS models
-         FROM participants p LEFT JOIN (SELECT DISTINCT episode_id, agent, placeholder, model FROM model_names) n
-           ON n.episode_id = p.episode_id AND n.agent = p.agent AND n.model = p.model
-         GROUP BY p.episode_id`,
-      )) {
-        seatCache.set(r.episode_id, {names: r.names, models: r.models});
-      }
-    }
 
     writer = await StoreWriter.open(conn);
     const totalBytes = planned.reduce((s, p) => s + p.state.size, 0);
@@ -212,7 +203,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       };
       let sha: string;
       try {
-        for await (const item of format.read(plan.path, ctx)) {
+        for await (const item of checkedAgainstStore(format.read(plan.path, ctx), stored)) {
           if (item.kind === "reject") {
             reject(item.line, item.field, item.problem, item.raw);
           } else if (item.kind === "note") {
@@ -316,7 +307,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     // Episodes written again (a changed log) get back the names ratings files gave their placeholder seats.
     // So do seats whose names a removed or replaced ratings file took back while another file still gives them.
     if (added.size || removedSources || summaries.some((f) => f.modelNames.length)) await applyModelNames(store);
-    if (chained) await checkChainPositions(store, added);
+    if (chained) await checkChainPositions(store, planned.map((p) => sourceIdOf(p.path)), added);
     if (removedSources) await checkOrphans(store);
     if (format.verify && planned.length) await format.verify(store);
     await conn.run("COMMIT");
@@ -412,17 +403,24 @@ async function checkRatingConflicts(
   }
 }
 
-/** One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey). */
-async function checkChainPositions(store: Store, added: ReadonlyMap<string, Added>): Promise<void> {
+/**
+ * One episode per chain position: a chain is its id, memory mode and models (see loaders/import/lifelong.ts chainKey).
+ * Only chains this import (sources `sourceIds`) wrote to can clash now, so only those are read, not every chain of the store.
+ */
+async function checkChainPositions(store: Store, sourceIds: readonly string[], added: ReadonlyMap<string, Added>): Promise<void> {
   const dup = await rows<{chain_id: string; chain_index: number; episodes: string[]; paths: string[]}>(
     store.conn,
-    `WITH chains AS (
+    `WITH touched AS (
+       SELECT DISTINCT chain_id FROM episodes WHERE list_contains($1, source_id) AND chain_id IS NOT NULL
+     ),
+     chains AS (
        SELECT e.episode_id, e.chain_id, e.chain_index, coalesce(e.settings->>'memory_mode', '') AS memory,
               (SELECT string_agg(p.model, ' / ' ORDER BY p.agent) FROM participants p WHERE p.episode_id = e.episode_id) AS models, s.path
-       FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IS NOT NULL
+       FROM episodes e JOIN sources s USING (source_id) WHERE e.chain_id IN (SELECT chain_id FROM touched)
      )
      SELECT chain_id, chain_index, list(episode_id ORDER BY episode_id) AS episodes, list(path ORDER BY episode_id) AS paths
      FROM chains GROUP BY chain_id, chain_index, memory, models HAVING count(*) > 1 LIMIT 1`,
+    [listValue([...sourceIds])],
   );
   if (dup.length) {
     const d = dup[0];

@@ -113,6 +113,22 @@ function modelCells(text: string, col: Map<string, number>): ModelCell[] {
   return cells;
 }
 
+/** The episode ids of every row (column `column`), read ahead so that the import looks up these episodes alone in the store. */
+function referencedEpisodes(text: string, column: number): Set<string> {
+  const ids = new Set<string>();
+  const rows = parseCsv(text);
+  rows.next(); // header
+  try {
+    for (const row of rows) {
+      const id = (row.fields[column] ?? "").trim();
+      if (id) ids.add(id);
+    }
+  } catch {
+    // The main pass reports a malformed file, at the row where it breaks.
+  }
+  return ids;
+}
+
 /**
  * Which placeholder seat of the episode the row's model plays, if any. An
  * episode whose log names every seat needs nothing from the ratings file.
@@ -157,6 +173,7 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
       throw new RecordProblem("header", `missing column(s) ${missing.join(", ")}: expected the long layout (${LONG_REQUIRED.join(", ")}[, rationale]) or the wide annotation layout (pk, prolific_id, <dimension>_<seat>)`);
     }
   }
+  await ctx.lookUpEpisodes(referencedEpisodes(text, col.get(wide ? "pk" : "episode_id")!));
   // Wide files name the model under test in a `model` column; a spreadsheet fill series there is read as one name, and said so.
   const named = wide && col.has("model");
   let seriesStem: string | null = null;

@@ -97,6 +97,7 @@ function readRuns(path: string, ctx: ReadContext) {
 export const stssActionFormat: ImportFormat = {
   name: "stss-action",
   description: "STSS action-level results: one simulation run a line, with the observed outcome the scoring rule needs (JSONL)",
+  asksAboutStoredEpisodes: true,
   read: readRuns,
   verify: verifyStss,
 };

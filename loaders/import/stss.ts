@@ -132,6 +132,7 @@ function readConversations(path: string, ctx: ReadContext) {
 export const stssFormat: ImportFormat = {
   name: "stss",
   description: "STSS language-level results: one conversation run a line, transcript, summary and yes/no goal conditions per level (JSONL)",
+  asksAboutStoredEpisodes: true,
   read: readConversations,
   verify: verifyStss,
 };

@@ -6,8 +6,13 @@
  * episode `e` joined with every participant `q` of it: the scenario id, then
  * each character's profile id (or name) in sorted order.
  */
-const TASK_REF = "coalesce(q.agent_ref, q.character, q.agent::VARCHAR)";
-const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || string_agg(${TASK_REF}, ' & ' ORDER BY ${TASK_REF})`;
+const TASK_REF_OF = (alias: string) => `coalesce(${alias}.agent_ref, ${alias}.character, ${alias}.agent::VARCHAR)`;
+const TASK_REF = TASK_REF_OF("q");
+/** How a seat's character is named for people: its name, else its profile id, else its seat. */
+const CHARACTER_OF = (alias: string) => `coalesce(${alias}.character, ${alias}.agent_ref, 'agent ' || ${alias}.agent)`;
+// list_sort over a plain list, not an ordered aggregate (string_agg … ORDER BY sorts
+// inside every group, the bulk of sotopia-stats' time at 100k episodes); same text.
+const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || array_to_string(list_sort(list(${TASK_REF})), ' & ')`;
 
 /**
  * Sufficient statistics (n, sum, sum of squares) of every rater's scores per
@@ -26,43 +31,59 @@ export const SOTOPIA_STATS_SQL = `
 WITH sotopia_dims AS (
   SELECT dimension FROM dimensions WHERE benchmark = 'sotopia'
 ),
+-- Two-seat episodes (SOTOPIA's own) pair each seat with the other by a join,
+-- no aggregate: per-episode lists do not spill to disk, and over 2M seats they
+-- alone passed a 1 GiB memory cap. Other seat counts keep the general lists.
+pairs AS (
+  SELECT episode_id FROM participants GROUP BY episode_id HAVING count(*) = 2 AND count(DISTINCT agent) = 2
+),
 seat AS (
+  SELECT p.episode_id, p.agent, p.model, q.model AS partner,
+         coalesce(e.scenario_id, e.scenario, '') || ' | ' || least(${TASK_REF_OF("p")}, ${TASK_REF}) || ' & ' || greatest(${TASK_REF_OF("p")}, ${TASK_REF}) AS task_id
+  FROM participants p
+  JOIN participants q ON q.episode_id = p.episode_id AND q.agent <> p.agent
+  JOIN episodes e ON e.episode_id = p.episode_id
+  WHERE e.benchmark = 'sotopia' AND p.episode_id IN (SELECT episode_id FROM pairs)
+  UNION ALL
   SELECT p.episode_id, p.agent, p.model,
-         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
+         coalesce(array_to_string(list_sort(list(q.model) FILTER (WHERE q.agent <> p.agent)), ' + '), '') AS partner,
          ${TASK_ID_SQL} AS task_id
   FROM participants p
   JOIN participants q USING (episode_id)
   JOIN episodes e ON e.episode_id = p.episode_id
-  WHERE e.benchmark = 'sotopia'
+  WHERE e.benchmark = 'sotopia' AND p.episode_id NOT IN (SELECT episode_id FROM pairs)
   GROUP BY p.episode_id, p.agent, p.model
 ),
+-- Instances are grouped on their own keys; the seat's long labels (task, model,
+-- partner) join once, for the final groups: hashing them at every step took
+-- twice the time and half again the memory.
 scored AS (
-  SELECT r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension, avg(r.value) AS value, s.model, s.partner, s.task_id
-  FROM ratings r
-  JOIN seat s ON s.episode_id = r.episode_id AND s.agent = r.agent
-  WHERE r.dimension IN (SELECT dimension FROM sotopia_dims)
-  GROUP BY ALL
+  SELECT episode_id, agent, rater, rater_kind, dimension, avg(value) AS value
+  FROM ratings
+  WHERE dimension IN (SELECT dimension FROM sotopia_dims)
+  GROUP BY episode_id, agent, rater, rater_kind, dimension
 ),
 human_mean AS (
-  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value, model, partner, task_id
+  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value
   FROM scored
   WHERE rater_kind = 'human'
-  GROUP BY ALL
+  GROUP BY episode_id, agent, dimension
 ),
 per_rater AS (
   SELECT * FROM scored UNION ALL BY NAME SELECT * FROM human_mean
 ),
 overall AS (
-  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value, model, partner, task_id
+  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value
   FROM per_rater
-  GROUP BY ALL
+  GROUP BY episode_id, agent, rater, rater_kind
   HAVING count(*) = (SELECT count(*) FROM sotopia_dims)
 )
-SELECT rater, rater_kind, task_id, model, partner, dimension,
-       count(*)::INTEGER AS n, sum(value)::DOUBLE AS sum, sum(value * value)::DOUBLE AS sum_sq
-FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall)
-GROUP BY ALL
-ORDER BY rater, task_id, model, partner, dimension
+SELECT x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension,
+       count(*)::INTEGER AS n, sum(x.value)::DOUBLE AS sum, sum(x.value * x.value)::DOUBLE AS sum_sq
+FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall) x
+JOIN seat s ON s.episode_id = x.episode_id AND s.agent = x.agent
+GROUP BY x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension
+ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
 `;
 
 /**
@@ -87,12 +108,27 @@ ORDER BY p.model
  * of a task names it, and `episodes` counts them.
  */
 export const SOTOPIA_TASKS_SQL = `
-WITH named AS (
+WITH pairs AS (
+  SELECT episode_id FROM participants GROUP BY episode_id HAVING count(*) = 2 AND count(DISTINCT agent) = 2
+),
+named AS (
+  -- Two-seat episodes by a join, as in SOTOPIA_STATS_SQL's seats: per-episode lists do not spill.
+  SELECT e.episode_id, coalesce(e.scenario_id, e.scenario, '') || ' | ' || least(x.rp, x.rq) || ' & ' || greatest(x.rp, x.rq) AS task_id,
+         e.codename, CASE WHEN x.rp <= x.rq THEN x.cp || ' & ' || x.cq ELSE x.cq || ' & ' || x.cp END AS characters
+  FROM (
+    SELECT p.episode_id, ${TASK_REF_OF("p")} AS rp, ${TASK_REF} AS rq,
+           ${CHARACTER_OF("p")} AS cp, ${CHARACTER_OF("q")} AS cq
+    FROM participants p JOIN participants q ON q.episode_id = p.episode_id AND p.agent < q.agent
+    WHERE p.episode_id IN (SELECT episode_id FROM pairs)
+  ) x
+  JOIN episodes e USING (episode_id)
+  WHERE e.benchmark = 'sotopia'
+  UNION ALL
   SELECT e.episode_id, ${TASK_ID_SQL} AS task_id, any_value(e.codename) AS codename,
-         string_agg(coalesce(q.character, q.agent_ref, 'agent ' || q.agent), ' & ' ORDER BY ${TASK_REF}) AS characters
+         string_agg(${CHARACTER_OF("q")}, ' & ' ORDER BY ${TASK_REF}) AS characters
   FROM episodes e
   JOIN participants q USING (episode_id)
-  WHERE e.benchmark = 'sotopia'
+  WHERE e.benchmark = 'sotopia' AND e.episode_id NOT IN (SELECT episode_id FROM pairs)
   GROUP BY e.episode_id
 )
 SELECT task_id, arg_min(codename, episode_id) AS codename, arg_min(characters, episode_id) AS characters, count(*)::INTEGER AS episodes

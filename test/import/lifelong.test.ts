@@ -1,3 +1,4 @@
+import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows, type Store} from "../../loaders/store/db.js";
@@ -55,6 +56,17 @@ describe("lifelong format", () => {
     // The same position in another memory mode is another chain.
     await importFiles(store, "lifelong", [writeFile(store.dir, "d.jsonl", jsonl([record(1, {episode_id: "summary-1", memory_mode: "summary"})]))]);
     expect(await count(store, "SELECT count(*) FROM episodes")).toBe(2);
+  });
+
+  it("reads only the chains an import writes to: a clash already in the store (made behind the importer's back) does not block another chain", async () => {
+    const store = await tempStore();
+    await importFiles(store, "lifelong", [writeFile(store.dir, "a.jsonl", jsonl([record(1), record(2)]))]);
+    await store.conn.run("UPDATE episodes SET chain_index = 1 WHERE episode_id = 'chain-a-2'");
+    const summary = await importFiles(store, "lifelong", [writeFile(store.dir, "b.jsonl", jsonl([record(1, {episode_id: "cy-1", chain_id: "cy-dee"})]))]);
+    expect(summary.episodes).toBe(1);
+    const e = await failure(store, [writeFile(store.dir, "c.jsonl", jsonl([record(1, {episode_id: "cy-again", chain_id: "cy-dee"})]))]);
+    expect([e.file, e.line, e.field]).toEqual([join(store.dir, "c.jsonl"), 1, "chain_index"]);
+    expect(e.problem).toBe(`chain cy-dee has more than one episode at index 1: cy-1 at ${join(store.dir, "b.jsonl")} (imported earlier), cy-again at ${join(store.dir, "c.jsonl")}:1`);
   });
 
   it.each([
