@@ -59,14 +59,20 @@ export interface Icc {
 /** The ICC of one form from the mean squares (the formula shared by the plain and weighted forms). */
 export function iccValue(ms: MeanSquares, form: IccForm): number {
   const {n, k, rows: r, columns: c, error: e, within: w} = ms;
-  switch (form) {
-    case "1,1": return (r - w) / (r + (k - 1) * w);
-    case "2,1": return (r - e) / (r + (k - 1) * e + (k * (c - e)) / n);
-    case "3,1": return (r - e) / (r + (k - 1) * e);
-    case "1,k": return (r - w) / r;
-    case "2,k": return (r - e) / (r + (c - e) / n);
-    case "3,k": return (r - e) / r;
-  }
+  const [numerator, denominator] = ((): [number, number] => {
+    switch (form) {
+      case "1,1": return [r - w, r + (k - 1) * w];
+      case "2,1": return [r - e, r + (k - 1) * e + (k * (c - e)) / n];
+      case "3,1": return [r - e, r + (k - 1) * e];
+      case "1,k": return [r - w, r];
+      case "2,k": return [r - e, r + (c - e) / n];
+      case "3,k": return [r - e, r];
+    }
+  })();
+  // Items that do not vary (MSR = 0), or a column variance that drives the
+  // denominator to or below zero, leave the ratio without meaning: ±∞ or a
+  // value above 1 would be read as a number.
+  return denominator > 0 ? numerator / denominator : NaN;
 }
 
 function checkMatrix(matrix: readonly (readonly number[])[]): void {

@@ -227,6 +227,11 @@ export function weightedAlpha(units: readonly (readonly number[])[], metric: Alp
     } else {
       for (let c = 0; c < v; c++) for (let k = c + 1; k < v; k++) expected += 2 * totals[c] * totals[k] * fixedDelta(fixed, values[c], values[k]);
     }
+    // With one value left, expected disagreement is zero; the interval form's
+    // n·Σx² − (Σx)² leaves a rounding residue there instead, which would read as α = 1.
+    let present = 0;
+    for (let c = 0; c < v && present < 2; c++) if (totals[c] > 0) present++;
+    if (present < 2) expected = 0;
     return result(metric, pairableUnits(w), n, observed, expected).alpha;
   };
 }

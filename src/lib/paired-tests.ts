@@ -31,7 +31,10 @@ export function pairedT(differences: ArrayLike<number>, level = 0.95): Differenc
   if (n < 2) return {n, difference: n ? mean : NaN, lo: NaN, hi: NaN, p: NaN, method: `${method}: needs two pairs`};
   if (se === 0) {
     // Every pair moved by the same amount: no spread to test against.
-    return {n, difference: mean, lo: mean, hi: mean, p: mean === 0 ? 1 : 0, method: `${method}: every difference is ${mean}`};
+    // p = 0 here would read as significant on two pairs; like R, refuse to test constant data (a NaN p also leaves the family).
+    return mean === 0
+      ? {n, difference: 0, lo: 0, hi: 0, p: 1, method: `${method}: every difference is 0`}
+      : {n, difference: mean, lo: mean, hi: mean, p: NaN, method: `${method}: every difference is ${mean}, so there is no spread to test against`};
   }
   const half = studentTQuantile(1 - (1 - level) / 2, df) * se;
   return {n, difference: mean, lo: mean - half, hi: mean + half, p: studentTTwoSided(mean / se, df), method};

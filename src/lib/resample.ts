@@ -21,7 +21,7 @@ export const DEFAULT_SEED = 1;
 /** Above this many units, BCa's acceleration comes from a grouped jackknife over this many groups. */
 export const JACKKNIFE_GROUPS = 1000;
 
-/** A statistic of the weighted sample; NaN when it is undefined for that sample (e.g. no variance). */
+/** A statistic of the weighted sample; NaN (or ±∞) when it is undefined for that sample (e.g. no variance). */
 export type WeightedStatistic = (weights: Float64Array) => number;
 
 export interface ResampleUnits {
@@ -56,7 +56,7 @@ export interface BootstrapInterval {
   /** What was drawn with replacement, and how many of them there were. */
   drawn: "episodes" | "clusters";
   drawnCount: number;
-  /** Resamples on which the statistic was undefined (NaN); they are left out of the quantiles and counted here. */
+  /** Resamples on which the statistic was undefined (NaN or infinite); they are left out of the quantiles and counted here. */
   undefinedResamples: number;
   /** BCa only: bias correction z0 and acceleration a, and how the acceleration was found. */
   biasCorrection?: number;
@@ -206,9 +206,10 @@ export function bootstrapIntervals(units: ResampleUnits, statistics: readonly We
   const jackknife = method === "bca" ? jackknifeValues(units.count, layout, statistics) : null;
   return statistics.map((_, s) => {
     const base = {estimate: estimates[s], method, level, resamples, seed, drawn: layout.drawn, drawnCount: layout.drawnCount};
-    const defined = replicates[s].filter((v) => !Number.isNaN(v)).sort();
+    // An infinite replicate would turn the quantiles' interpolation into ∞ − ∞.
+    const defined = replicates[s].filter((v) => Number.isFinite(v)).sort();
     const undefinedResamples = resamples - defined.length;
-    if (Number.isNaN(estimates[s]) || defined.length === 0) {
+    if (!Number.isFinite(estimates[s]) || defined.length === 0) {
       return {...base, lo: NaN, hi: NaN, undefinedResamples, reason: "the statistic is undefined on these data"};
     }
     const alpha = (1 - level) / 2;
@@ -260,7 +261,7 @@ function bcaBounds(sorted: Float64Array, estimate: number, jackknife: Float64Arr
   let mean = 0;
   let defined = 0;
   for (const v of jackknife) {
-    if (!Number.isNaN(v)) {
+    if (Number.isFinite(v)) {
       mean += v;
       defined++;
     }
@@ -269,7 +270,7 @@ function bcaBounds(sorted: Float64Array, estimate: number, jackknife: Float64Arr
   let num = 0;
   let den = 0;
   for (const v of jackknife) {
-    if (Number.isNaN(v)) continue;
+    if (!Number.isFinite(v)) continue;
     const d = mean - v;
     num += d * d * d;
     den += d * d;

@@ -64,3 +64,17 @@ describe("weightedIcc", () => {
     }
   });
 });
+
+describe("ICC where the ratio has no meaning", () => {
+  it("is n/a (NaN), never ±∞ or above 1, when items do not vary or the denominator is not positive", () => {
+    // Row means 1.5, 1.5, 1.5: MSR = 0, so the average-measure forms divide by zero or by a negative number.
+    const byForm = Object.fromEntries(iccAll([[1, 2], [2, 1], [3, 0]]).map((i) => [i.form, i.value]));
+    for (const form of ICC_FORMS) {
+      const v = byForm[form];
+      expect(Number.isNaN(v) || (v >= -1e9 && v <= 1), `${form}: ${v}`).toBe(true);
+    }
+    expect(byForm["1,k"]).toBeNaN();
+    expect(byForm["3,k"]).toBeNaN();
+    expect(byForm["2,k"]).toBeNaN();
+  });
+});

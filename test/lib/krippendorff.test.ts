@@ -81,3 +81,18 @@ describe("weightedAlpha", () => {
     }
   });
 });
+
+describe("weightedAlpha when a resample keeps only agreeing units", () => {
+  it("is n/a (NaN), as for the same units copied, not 1 from a rounding residue", () => {
+    // Eight units where both raters said 1, and two that disagree; a resample of only the agreeing units.
+    const units = [...Array.from({length: 8}, () => [1, 1]), [2, 4], [1, 4]];
+    const weights = new Float64Array(10);
+    weights[0] = 5;
+    weights[3] = 5;
+    const copies = Array.from({length: 10}, () => [1, 1]);
+    for (const metric of ["interval", "ordinal", "nominal", "ratio"] as const) {
+      expect(krippendorffAlpha(copies, metric).alpha, metric).toBeNaN();
+      expect(weightedAlpha(units, metric)(weights), metric).toBeNaN();
+    }
+  });
+});

@@ -2,6 +2,13 @@ import {describe, expect, it} from "vitest";
 import {mcnemarExact, newcombePairedInterval, pairedBootstrap, pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "../../src/lib/paired-tests.js";
 
 describe("pairedT", () => {
+  it("refuses to test differences that are all the same non-zero number (no spread), and gives p = 1 when all are zero", () => {
+    const same = pairedT([1, 1]);
+    expect(same.p).toBeNaN();
+    expect(same.method).toBe("paired t (df 1): every difference is 1, so there is no spread to test against");
+    expect(pairedT([0, 0, 0]).p).toBe(1);
+  });
+
   it("gives the mean difference, its t interval and p (d = 1, 2, 0, 2, 1)", () => {
     // mean 1.2; ss 2.8, var 0.7, se √0.14 = 0.374166; t = 3.20713 on 4 df; t(0.975, 4) = 2.776445.
     const r = pairedT([1, 2, 0, 2, 1]);

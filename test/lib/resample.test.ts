@@ -163,3 +163,15 @@ describe("several statistics on one set of resamples", () => {
     expect(b).toEqual(bootstrapInterval({count: data.length}, weightedMean(other), {seed: 8, resamples: 200}));
   });
 });
+
+describe("infinite replicates", () => {
+  it("are counted as undefined and left out, so neither bound becomes NaN", () => {
+    // −∞ whenever unit 0 is left out of a resample.
+    const statistic: WeightedStatistic = (w) => (w[0] === 0 ? -Infinity : weightedMean(data)(w));
+    for (const method of ["percentile", "bca"] as const) {
+      const i = bootstrapInterval({count: data.length}, statistic, {seed: 3, resamples: 400, method});
+      expect(i.undefinedResamples, method).toBeGreaterThan(0);
+      expect(Number.isFinite(i.lo) && Number.isFinite(i.hi), method).toBe(true);
+    }
+  });
+});
