@@ -72,7 +72,8 @@ describe("every sample imported under every other format", () => {
     const expected = SAMPLE_IMPORTS.flatMap((sample) => FORMATS.filter((f) => f.name !== sample.format)
       .map((f) => `${f.name} ${sample.path.slice(REPO.length + 1)}: ${sample.format}`));
     expect(hints).toEqual(expected);
-    expect(expected).toHaveLength(90);
+    // 10 sample files (the judge reruns included) × the 10 formats each is not.
+    expect(expected).toHaveLength(100);
     expect(await snapshot(store)).toEqual(before);
   }, 120_000);
 });
