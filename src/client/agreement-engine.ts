@@ -152,103 +152,167 @@ class NumberIds {
   }
 }
 
-/** The instances both raters scored, as struct-of-arrays; what pairInstances returns, in its order. */
-class Pairing {
-  readonly n: number;
-  readonly instance: Int32Array;
-  readonly judge: Float64Array;
-  readonly other: Float64Array;
-  /** The human annotators' scores of paired instance k: humanValues[humanStart[k] … humanStart[k + 1]). */
-  readonly humanStart: Int32Array;
-  readonly humanValues: Float64Array;
-  readonly episodes: number;
-  /** Per paired instance: its row of the table's cells, (dimension listed, played by) → cell. */
-  private readonly cellOf: Int32Array;
-  private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
-  private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
-  private base?: BaseStats;
+/**
+ * The human annotators' scores of every instance, one annotator left out (A,
+ * when A is one of them): the humans' mean, count and perceived range, and
+ * per k their bins. Shared by every pairing with the same A side.
+ */
+class HumanScores {
+  readonly count: Int32Array;
+  /** The mean as mean() takes it: the sum in row order over the count (NaN with none). */
+  readonly mean: Float64Array;
+  /** Index into `ranges` of [min, max] of the scores; −1 under two scores. */
+  readonly range: Int32Array;
+  readonly ranges: {min: number; max: number}[] = [];
+  private sds?: Float64Array;
+  private readonly bins = new Map<number, {agreeing: Int32Array; counts: Uint16Array}>();
 
-  constructor(private readonly engine: AgreementEngine, a: number, b: number, excluded: number) {
-    const c = engine.columns;
+  constructor(private readonly columns: AgreementColumns, private readonly excluded: number) {
+    const c = columns;
     const instances = c.rowStart.length - 1;
-    const instance = new Int32Array(instances);
-    const judge = new Float64Array(instances);
-    const other = new Float64Array(instances);
-    const humanStart = new Int32Array(instances + 1);
-    const humanValues = new Float64Array(c.value.length);
-    let n = 0;
-    let h = 0;
-    let episodes = 0;
-    const seen = new Uint8Array(c.rowStart.length);
+    this.count = new Int32Array(instances);
+    this.mean = new Float64Array(instances);
+    this.range = new Int32Array(instances);
+    // The library groups ranges by the text `${min}/${max}`: one group per pair of numbers (−0 prints as 0).
+    const valueIds = new NumberIds();
+    const rangeIds = new NumberIds();
     for (let i = 0; i < instances; i++) {
-      const start = h;
+      let m = 0;
       let sum = 0;
-      let foundA = false;
-      let foundB = false;
-      let valueA = 0;
-      let valueB = 0;
+      let min = Infinity;
+      let max = -Infinity;
       for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
-        const rater = c.rater[r]!;
+        if (c.human[r] !== 1 || c.rater[r] === excluded) continue;
         const v = c.value[r]!;
-        if (c.human[r] === 1 && rater !== excluded) {
-          humanValues[h++] = v;
-          sum += v;
-        }
-        if (!foundA && rater === a) {
-          foundA = true;
-          valueA = v;
-        }
-        if (!foundB && rater === b) {
-          foundB = true;
-          valueB = v;
-        }
+        m++;
+        sum += v;
+        if (v < min) min = v;
+        if (v > max) max = v;
       }
-      const humans = h - start;
-      // The library's mean: the sum in row order over the count.
-      const humanMean = sum / humans;
-      if (a === NO_RATER) {
-        foundA = humans > 0;
-        valueA = humanMean;
-      }
-      if (b === NO_RATER) {
-        foundB = humans > 0;
-        valueB = humanMean;
-      }
-      if (!foundA || !foundB) {
-        h = start;
+      this.count[i] = m;
+      this.mean[i] = sum / m;
+      if (m < 2) {
+        this.range[i] = -1;
         continue;
       }
-      instance[n] = i;
-      judge[n] = valueA;
-      other[n] = valueB;
-      humanStart[n] = start;
-      n++;
-      humanStart[n] = h;
-      if (seen[c.episode[i]!] === 0) {
-        seen[c.episode[i]!] = 1;
-        episodes++;
-      }
-    }
-    this.n = n;
-    this.instance = instance.subarray(0, n);
-    this.judge = judge.subarray(0, n);
-    this.other = other.subarray(0, n);
-    this.humanStart = humanStart.subarray(0, n + 1);
-    this.humanValues = humanValues.subarray(0, h);
-    this.episodes = episodes;
-    this.cellOf = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const i = this.instance[k]!;
-      this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
+      const id = rangeIds.id(valueIds.id(min) * 0x1000000 + valueIds.id(max));
+      if (id === this.ranges.length) this.ranges.push({min, max});
+      this.range[i] = id;
     }
   }
 
-  /** The table for k bins and a basis (each part computed once per pairing and kept). */
+  /** sd() of each instance's scores (NaN under two). */
+  sd(): Float64Array {
+    if (this.sds) return this.sds;
+    const c = this.columns;
+    const sds = new Float64Array(this.count.length);
+    for (let i = 0; i < sds.length; i++) {
+      const m = this.count[i]!;
+      if (m < 2) {
+        sds[i] = NaN;
+        continue;
+      }
+      const mean = this.mean[i]!;
+      let ss = 0;
+      for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
+        if (c.human[r] !== 1 || c.rater[r] === this.excluded) continue;
+        ss += (c.value[r]! - mean) * (c.value[r]! - mean);
+      }
+      sds[i] = Math.sqrt(ss / (m - 1));
+    }
+    return (this.sds = sds);
+  }
+
+  /** Per instance, the scores' count in each of k bins (binIndex) and the agreeing ordered pairs, Σ c(c − 1). */
+  binned(k: number): {agreeing: Int32Array; counts: Uint16Array} {
+    const known = this.bins.get(k);
+    if (known) return known;
+    const c = this.columns;
+    const instances = this.count.length;
+    const agreeing = new Int32Array(instances);
+    const counts = new Uint16Array(instances * k);
+    for (let i = 0; i < instances; i++) {
+      if (this.count[i] === 0) continue;
+      const {lo, hi} = c.dimensions[c.dimension[i]!]!;
+      for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
+        if (c.human[r] !== 1 || c.rater[r] === this.excluded) continue;
+        counts[i * k + binIndex(c.value[r]!, lo, hi, k)]++;
+      }
+      let a = 0;
+      for (let b = i * k; b < (i + 1) * k; b++) a += counts[b]! * (counts[b]! - 1);
+      agreeing[i] = a;
+    }
+    // Two values of k at a time: each takes instances × k counts.
+    if (this.bins.size >= 2) this.bins.delete(this.bins.keys().next().value!);
+    const result = {agreeing, counts};
+    this.bins.set(k, result);
+    return result;
+  }
+}
+
+/**
+ * The instances both raters scored (pairInstances, in its order), and the
+ * table's parts over them, each computed once: the per-cell counts,
+ * correlations and ranges on the first table, kappa per k, the within-one-sd
+ * counts per basis. A cell is (dimension, played by): dimension index d of the
+ * table's dimensions (d = L for every dimension pooled) times 3, plus 0 for
+ * all agents, 1 for agents played by models, 2 by people.
+ */
+class Pairing {
+  readonly n: number;
+  readonly episodes: number;
+  private readonly instance: Int32Array;
+  private readonly judge: Float64Array;
+  private readonly other: Float64Array;
+  /** Per paired instance: its own cell (its dimension, who played); the pooled cells L·3 + played if its dimension is not listed. */
+  private readonly cellOf: Int32Array;
+  private readonly cells: number;
+  private readonly L: number;
+  private base?: BaseStats;
+  private spreads?: Float64Array;
+  private histograms?: DifferenceCounts[];
+  private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
+  private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
+
+  constructor(private readonly engine: AgreementEngine, judgeValues: Float64Array, otherValues: Float64Array, private readonly humans: HumanScores) {
+    const c = engine.columns;
+    const instances = judgeValues.length;
+    this.L = engine.dimensionKeys.length;
+    this.cells = (this.L + 1) * 3;
+    let n = 0;
+    for (let i = 0; i < instances; i++) if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+    this.n = n;
+    this.instance = new Int32Array(n);
+    this.judge = new Float64Array(n);
+    this.other = new Float64Array(n);
+    this.cellOf = new Int32Array(n);
+    const seen = new Uint8Array(instances);
+    let episodes = 0;
+    for (let i = 0, k = 0; i < instances; i++) {
+      const j = judgeValues[i]!;
+      const o = otherValues[i]!;
+      // NaN: no score from that side.
+      if (j !== j || o !== o) continue;
+      this.instance[k] = i;
+      this.judge[k] = j;
+      this.other[k] = o;
+      this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
+      k++;
+      const e = c.episode[i]!;
+      if (seen[e] === 0) {
+        seen[e] = 1;
+        episodes++;
+      }
+    }
+    this.episodes = episodes;
+  }
+
+  /** The table for k bins and a basis. */
   table(bins: number, basis: SpreadBasis): AgreementRow[] {
     const base = (this.base ??= this.baseStats());
     const kappa = this.kappa(bins);
     const within = this.within(basis);
-    const L = this.engine.dimensionKeys.length;
+    const L = this.L;
     const rows: AgreementRow[] = [];
     for (let d = 0; d <= L; d++) {
       for (let p = 0; p < 3; p++) {
@@ -276,121 +340,114 @@ class Pairing {
     return rows;
   }
 
-  /** Whether cell (dimension, played by) has instances: the library leaves out empty model / human rows. */
+  /** Whether a cell has instances: the library leaves out empty model / human rows. */
   has(cell: number): boolean {
     return (this.base ??= this.baseStats()).n[cell]! > 0;
   }
 
-  /** Calls fn(cell) for the cells paired instance k counts in: its dimension's (all, played by) and the pooled row's. */
-  private cells(k: number, fn: (cell: number) => void): void {
-    const own = this.cellOf[k]!;
-    const pooled = this.engine.dimensionKeys.length * 3;
-    const played = own % 3;
-    if (own < pooled) {
-      fn(own - played);
-      fn(own);
-    }
-    fn(pooled);
-    fn(pooled + played);
-  }
-
   private baseStats(): BaseStats {
-    const L = this.engine.dimensionKeys.length;
-    const cells = (L + 1) * 3;
+    const {cells, L, n: count, cellOf, judge, other} = this;
+    const pooled = L * 3;
     const n = new Float64Array(cells);
     const diffSum = new Float64Array(cells);
-    const dimensionsSeen = Array.from({length: cells}, () => new Set<number>());
-    const {judge, other} = this;
-    for (let k = 0; k < this.n; k++) {
+    // Per pooled cell: the first dimension seen in it, and whether a second one came.
+    const firstDimension = new Int32Array(3).fill(-1);
+    const mixed = new Uint8Array(3);
+    const dimension = this.engine.columns.dimension;
+    for (let k = 0; k < count; k++) {
+      const own = cellOf[k]!;
+      const p = own % 3;
       const diff = judge[k]! - other[k]!;
-      const dim = this.engine.columns.dimension[this.instance[k]!]!;
-      this.cells(k, (cell) => {
-        n[cell]++;
-        diffSum[cell] += diff;
-        if (cell >= L * 3 && dimensionsSeen[cell]!.size < 2) dimensionsSeen[cell]!.add(dim);
-      });
+      if (own < pooled) {
+        n[own - p]++;
+        diffSum[own - p] += diff;
+        n[own]++;
+        diffSum[own] += diff;
+      }
+      n[pooled]++;
+      diffSum[pooled] += diff;
+      n[pooled + p]++;
+      diffSum[pooled + p] += diff;
+      const d = dimension[this.instance[k]!]!;
+      if (firstDimension[0] === -1) firstDimension[0] = d;
+      else if (firstDimension[0] !== d) mixed[0] = 1;
+      if (firstDimension[p] === -1) firstDimension[p] = d;
+      else if (firstDimension[p] !== d) mixed[p] = 1;
     }
-    const {pearsons, spearmans} = this.correlations(n, dimensionsSeen);
-    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges(n)};
+    const {pearsons, spearmans} = this.correlations(n, mixed);
+    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges()};
   }
 
-  /** Pearson's r and Spearman's rho per cell, by the library's pearson over gathered values and average ranks; null on pooled rows. */
-  private correlations(n: Float64Array, dimensionsSeen: Set<number>[]): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
-    const cells = n.length;
-    const L = this.engine.dimensionKeys.length;
+  /** Pearson's r and Spearman's rho per cell, by the library's pearson over gathered values and over average ranks; null on pooled rows. */
+  private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
     const judgeIds = new NumberIds();
     const otherIds = new NumberIds();
-    const judgeId = new Int32Array(this.n);
-    const otherId = new Int32Array(this.n);
-    for (let k = 0; k < this.n; k++) {
-      judgeId[k] = judgeIds.id(this.judge[k]!);
-      otherId[k] = otherIds.id(this.other[k]!);
-    }
-    const judgeOrder = judgeIds.order();
-    const otherOrder = otherIds.order();
-    // Members of each cell, in pairing order: a counting sort by cell.
+    // Each dimension cell's values in pairing order, side by side in one buffer.
     const offsets = new Int32Array(cells + 1);
-    for (let k = 0; k < this.n; k++) this.cells(k, (cell) => offsets[cell + 1]++);
-    for (let cell = 0; cell < cells; cell++) offsets[cell + 1] += offsets[cell]!;
-    const members = new Int32Array(offsets[cells]!);
-    const fill = offsets.slice(0, cells);
-    for (let k = 0; k < this.n; k++) this.cells(k, (cell) => (members[fill[cell]++] = k));
-    let largest = 0;
-    for (let cell = 0; cell < cells; cell++) largest = Math.max(largest, n[cell]!);
-    const xs = new Float64Array(largest);
-    const ys = new Float64Array(largest);
+    for (let cell = 0; cell < pooled; cell++) offsets[cell + 1] = offsets[cell]! + n[cell]!;
+    for (let cell = pooled; cell < cells; cell++) offsets[cell + 1] = offsets[cell]!;
+    const size = offsets[pooled]!;
+    const xs = new Float64Array(size);
+    const ys = new Float64Array(size);
+    const xIds = new Int32Array(size);
+    const yIds = new Int32Array(size);
+    const fill = offsets.slice(0, pooled);
+    for (let k = 0; k < this.n; k++) {
+      const own = cellOf[k]!;
+      if (own >= pooled) continue;
+      const x = this.judge[k]!;
+      const y = this.other[k]!;
+      const xId = judgeIds.id(x);
+      const yId = otherIds.id(y);
+      const top = fill[own - (own % 3)]++;
+      const at = fill[own]++;
+      xs[top] = xs[at] = x;
+      ys[top] = ys[at] = y;
+      xIds[top] = xIds[at] = xId;
+      yIds[top] = yIds[at] = yId;
+    }
+    const xOrder = judgeIds.order();
+    const yOrder = otherIds.order();
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
-    for (let cell = 0; cell < cells; cell++) {
+    for (let cell = 0; cell < pooled; cell++) {
+      const from = offsets[cell]!;
+      const to = offsets[cell + 1]!;
+      pearsons.push(pearson(xs.subarray(from, to), ys.subarray(from, to)));
+      spearmans.push(pearson(averageRanks(xIds.subarray(from, to), xOrder), averageRanks(yIds.subarray(from, to), yOrder)));
+    }
+    for (let p = 0; p < 3; p++) {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
-      if (cell >= L * 3 && dimensionsSeen[cell]!.size > 1) {
+      if (mixed[p]) {
         pearsons.push(null);
         spearmans.push(null);
         continue;
       }
-      const from = offsets[cell]!;
-      const count = offsets[cell + 1]! - from;
-      for (let j = 0; j < count; j++) {
-        const k = members[from + j]!;
-        xs[j] = this.judge[k]!;
-        ys[j] = this.other[k]!;
+      // One dimension (or none) in the pooled row: r over its instances, which a scan finds.
+      const xsOne: number[] = [];
+      const ysOne: number[] = [];
+      for (let k = 0; k < this.n; k++) {
+        if (p !== 0 && cellOf[k]! % 3 !== p) continue;
+        xsOne.push(this.judge[k]!);
+        ysOne.push(this.other[k]!);
       }
-      pearsons.push(pearson(xs.subarray(0, count), ys.subarray(0, count)));
-      averageRanksInto(xs, members, from, count, judgeId, judgeOrder);
-      averageRanksInto(ys, members, from, count, otherId, otherOrder);
-      spearmans.push(pearson(xs.subarray(0, count), ys.subarray(0, count)));
+      const xIdsOne = new NumberIds();
+      const yIdsOne = new NumberIds();
+      const xi = Int32Array.from(xsOne, (v) => xIdsOne.id(v));
+      const yi = Int32Array.from(ysOne, (v) => yIdsOne.id(v));
+      pearsons.push(pearson(xsOne, ysOne));
+      spearmans.push(pearson(averageRanks(xi, xIdsOne.order()), averageRanks(yi, yIdsOne.order())));
     }
     return {pearsons, spearmans};
   }
 
   /** perceivedRanges per cell: instances with two or more annotators, grouped by [min, max] of their scores. */
-  private perceivedRanges(n: Float64Array): PerceivedRanges[] {
-    const cells = n.length;
-    // The library groups by the text `${min}/${max}`: one group per pair of numbers (−0 prints as 0).
-    const valueIds = new NumberIds();
-    const rangeOf = new Map<number, number>();
-    const ranges: {min: number; max: number}[] = [];
-    const range = new Int32Array(this.n).fill(-1);
-    for (let k = 0; k < this.n; k++) {
-      const from = this.humanStart[k]!;
-      const to = this.humanStart[k + 1]!;
-      if (to - from < 2) continue;
-      let min = Infinity;
-      let max = -Infinity;
-      for (let j = from; j < to; j++) {
-        const v = this.humanValues[j]!;
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
-      const key = valueIds.id(min) * 0x1000000 + valueIds.id(max);
-      let r = rangeOf.get(key);
-      if (r === undefined) {
-        r = ranges.length;
-        rangeOf.set(key, r);
-        ranges.push({min, max});
-      }
-      range[k] = r;
-    }
+  private perceivedRanges(): PerceivedRanges[] {
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
+    const {range, ranges} = this.humans;
     const R = ranges.length;
     const counted = new Float64Array(cells);
     const inside = new Float64Array(cells);
@@ -398,18 +455,29 @@ class Pairing {
     const below = new Float64Array(cells);
     const groupN = new Float64Array(cells * R);
     const groupSum = new Float64Array(cells * R);
+    const cellsOfK = new Int32Array(4);
     for (let k = 0; k < this.n; k++) {
-      const r = range[k]!;
+      const r = range[this.instance[k]!]!;
       if (r < 0) continue;
       const {min, max} = ranges[r]!;
       const judge = this.judge[k]!;
       const where = judge > max ? above : judge < min ? below : inside;
-      this.cells(k, (cell) => {
+      const own = cellOf[k]!;
+      const p = own % 3;
+      let m = 0;
+      if (own < pooled) {
+        cellsOfK[m++] = own - p;
+        cellsOfK[m++] = own;
+      }
+      cellsOfK[m++] = pooled;
+      cellsOfK[m++] = pooled + p;
+      for (let j = 0; j < m; j++) {
+        const cell = cellsOfK[j]!;
         counted[cell]++;
         where[cell]++;
         groupN[cell * R + r]++;
         groupSum[cell * R + r] += judge;
-      });
+      }
     }
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
@@ -423,39 +491,46 @@ class Pairing {
     });
   }
 
-  /** Randolph's kappa per cell, among the annotators and with A as one more rater, as randolphKappa sums it. */
+  /** Randolph's kappa per cell, among the annotators and with A as one more rater, summed as randolphKappa sums. */
   kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
     const known = this.kappas.get(bins);
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
-    const cells = (this.engine.dimensionKeys.length + 1) * 3;
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
+    const c = this.engine.columns;
+    const {agreeing, counts} = this.humans.binned(bins);
     const sumH = new Float64Array(cells);
     const usedH = new Float64Array(cells);
     const sumJ = new Float64Array(cells);
     const usedJ = new Float64Array(cells);
-    const counts = new Int32Array(bins);
-    const c = this.engine.columns;
+    const cellsOfK = new Int32Array(4);
     for (let k = 0; k < this.n; k++) {
-      const from = this.humanStart[k]!;
-      const m = this.humanStart[k + 1]! - from;
+      const i = this.instance[k]!;
+      const m = this.humans.count[i]!;
       if (m === 0) continue;
-      const {lo, hi} = c.dimensions[c.dimension[this.instance[k]!]!]!;
-      counts.fill(0);
-      for (let j = from; j < from + m; j++) counts[binIndex(this.humanValues[j]!, lo, hi, bins)]++;
-      let agreeing = 0;
-      for (let b = 0; b < bins; b++) agreeing += counts[b]! * (counts[b]! - 1);
-      const termH = m >= 2 ? agreeing / (m * (m - 1)) : 0;
+      const {lo, hi} = c.dimensions[c.dimension[i]!]!;
+      const termH = m >= 2 ? agreeing[i]! / (m * (m - 1)) : 0;
       // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
-      const withJudge = agreeing + 2 * counts[binIndex(this.judge[k]!, lo, hi, bins)]!;
-      const termJ = withJudge / ((m + 1) * m);
-      this.cells(k, (cell) => {
+      const termJ = (agreeing[i]! + 2 * counts[i * bins + binIndex(this.judge[k]!, lo, hi, bins)]!) / ((m + 1) * m);
+      const own = cellOf[k]!;
+      const p = own % 3;
+      let q = 0;
+      if (own < pooled) {
+        cellsOfK[q++] = own - p;
+        cellsOfK[q++] = own;
+      }
+      cellsOfK[q++] = pooled;
+      cellsOfK[q++] = pooled + p;
+      for (let j = 0; j < q; j++) {
+        const cell = cellsOfK[j]!;
         if (m >= 2) {
           sumH[cell] += termH;
           usedH[cell]++;
         }
         sumJ[cell] += termJ;
         usedJ[cell]++;
-      });
+      }
     }
     const kappaOf = (sum: number, used: number): Kappa => {
       const po = used ? sum / used : NaN;
@@ -469,17 +544,18 @@ class Pairing {
     return result;
   }
 
-  /** Per (listed dimension, played by) cell: instances within one sd and instances used, as differences() counts them. */
+  /** Per dimension cell: instances within one sd and instances used, as differences() counts them. */
   private within(basis: SpreadBasis): {within: Float64Array; used: Float64Array} {
     const known = this.withins.get(basis);
     if (known) return known;
-    const cells = this.engine.dimensionKeys.length * 3;
-    const within = new Float64Array(cells);
-    const used = new Float64Array(cells);
+    const pooled = this.L * 3;
+    const within = new Float64Array(pooled);
+    const used = new Float64Array(pooled);
     const spread = basis === "dimension" ? this.spreadOfOther() : null;
+    const sds = basis === "annotators" ? this.humans.sd() : null;
     for (let k = 0; k < this.n; k++) {
       const own = this.cellOf[k]!;
-      if (own >= cells) continue;
+      if (own >= pooled) continue;
       const dimensionCell = own - (own % 3);
       const diff = Math.abs(this.judge[k]! - this.other[k]!);
       if (spread) {
@@ -489,75 +565,96 @@ class Pairing {
         if (diff <= spread[own]!) within[own]++;
         continue;
       }
-      const from = this.humanStart[k]!;
-      const m = this.humanStart[k + 1]! - from;
-      if (m < 2) continue;
-      if (diff <= sampleSd(this.humanValues, from, m)) {
+      const i = this.instance[k]!;
+      if (this.humans.count[i]! < 2) continue;
+      used[dimensionCell]++;
+      used[own]++;
+      if (diff <= sds![i]!) {
         within[dimensionCell]++;
         within[own]++;
       }
-      used[dimensionCell]++;
-      used[own]++;
     }
     const result = {within, used};
     this.withins.set(basis, result);
     return result;
   }
 
-  /** The sample sd of B's scores per (listed dimension, played by) cell, two-pass as sd() does; NaN under two instances. */
+  /** The sample sd of B's scores per dimension cell, two-pass as sd() does; NaN under two instances. */
   private spreadOfOther(): Float64Array {
-    const cells = this.engine.dimensionKeys.length * 3;
-    const n = new Float64Array(cells);
-    const sum = new Float64Array(cells);
-    const ss = new Float64Array(cells);
-    const eachCell = (k: number, fn: (cell: number) => void) => {
-      const own = this.cellOf[k]!;
-      if (own >= cells) return;
-      fn(own - (own % 3));
-      fn(own);
-    };
+    if (this.spreads) return this.spreads;
+    const pooled = this.L * 3;
+    const n = new Float64Array(pooled);
+    const sum = new Float64Array(pooled);
+    const ss = new Float64Array(pooled);
     for (let k = 0; k < this.n; k++) {
+      const own = this.cellOf[k]!;
+      if (own >= pooled) continue;
       const v = this.other[k]!;
-      eachCell(k, (cell) => {
-        n[cell]++;
-        sum[cell] += v;
-      });
+      n[own - (own % 3)]++;
+      sum[own - (own % 3)] += v;
+      n[own]++;
+      sum[own] += v;
     }
     const mean = sum.map((s, cell) => s / n[cell]!);
     for (let k = 0; k < this.n; k++) {
+      const own = this.cellOf[k]!;
+      if (own >= pooled) continue;
       const v = this.other[k]!;
-      eachCell(k, (cell) => (ss[cell] += (v - mean[cell]!) * (v - mean[cell]!)));
+      const top = own - (own % 3);
+      ss[top] += (v - mean[top]!) * (v - mean[top]!);
+      ss[own] += (v - mean[own]!) * (v - mean[own]!);
     }
-    return ss.map((s, cell) => (n[cell]! - 1 <= 0 ? NaN : Math.sqrt(s / (n[cell]! - 1))));
+    return (this.spreads = ss.map((s, cell) => (n[cell]! - 1 <= 0 ? NaN : Math.sqrt(s / (n[cell]! - 1)))));
   }
 
-  /** differenceView per dimension key and "all": the counts of A − B in half-point bins, and the ±1 sd band. */
+  /** differenceView per dimension key and "all": A − B counted in half-point bins, and the ±1 sd band for the basis. */
   differences(basis: SpreadBasis): AgreementView["differences"] {
     const keys = this.engine.dimensionKeys;
-    const L = keys.length;
-    const perDimension = Array.from({length: L}, () => new Map<number, number>());
-    const reach = new Float64Array(L);
+    const L = this.L;
+    this.histograms ??= this.differenceCounts();
+    const spread = basis === "dimension" ? this.spreadOfOther() : null;
+    const out: AgreementView["differences"] = {};
+    keys.forEach((key, d) => {
+      const s = spread?.[d * 3];
+      out[key] = {...this.histograms![d]!, spread: s !== undefined && Number.isFinite(s) ? s : null};
+    });
+    out[ALL] = {...this.histograms[L]!, spread: null};
+    return out;
+  }
+
+  /** Half-point bins of A − B (halfPointBins) per listed dimension, then over all of them. */
+  private differenceCounts(): DifferenceCounts[] {
+    const L = this.L;
+    let lowest = 0;
+    let highest = 0;
+    for (let k = 0; k < this.n; k++) {
+      const bin = Math.floor((this.judge[k]! - this.other[k]!) * 2 + 0.5);
+      if (bin < lowest) lowest = bin;
+      if (bin > highest) highest = bin;
+    }
+    const width = highest - lowest + 1;
+    const counts = new Float64Array((L + 1) * width);
+    const reach = new Float64Array(L + 1);
     for (let k = 0; k < this.n; k++) {
       const d = Math.floor(this.cellOf[k]! / 3);
       if (d >= L) continue;
       const diff = this.judge[k]! - this.other[k]!;
-      const bin = Math.floor(diff * 2 + 0.5);
-      const counts = perDimension[d]!;
-      counts.set(bin, (counts.get(bin) ?? 0) + 1);
-      reach[d] = Math.max(reach[d]!, Math.ceil(Math.abs(diff) + 0.25));
+      const at = Math.floor(diff * 2 + 0.5) - lowest;
+      counts[d * width + at]++;
+      counts[L * width + at]++;
+      const r = Math.ceil(Math.abs(diff) + 0.25);
+      if (r > reach[d]!) reach[d] = r;
+      if (r > reach[L]!) reach[L] = r;
     }
-    const spread = basis === "dimension" ? this.spreadOfOther() : null;
-    const out: AgreementView["differences"] = {};
-    const pooled = new Map<number, number>();
-    let pooledReach = 0;
-    keys.forEach((key, d) => {
-      const s = spread?.[d * 3];
-      out[key] = {...countsOf(perDimension[d]!, reach[d]!), spread: s !== undefined && Number.isFinite(s) ? s : null};
-      for (const [bin, count] of perDimension[d]!) pooled.set(bin, (pooled.get(bin) ?? 0) + count);
-      pooledReach = Math.max(pooledReach, reach[d]!);
+    return Array.from({length: L + 1}, (_, d) => {
+      const bins: DifferenceCounts["bins"] = [];
+      for (let at = 0; at < width; at++) {
+        const instances = counts[d * width + at]!;
+        const bin = at + lowest;
+        if (instances) bins.push({from: bin / 2 - 0.25, to: bin / 2 + 0.25, instances});
+      }
+      return {bins, reach: reach[d]!};
     });
-    out[ALL] = {...countsOf(pooled, pooledReach), spread: null};
-    return out;
   }
 }
 
@@ -569,29 +666,14 @@ interface BaseStats {
   ranges: PerceivedRanges[];
 }
 
-function countsOf(counts: Map<number, number>, reach: number): DifferenceCounts {
-  const bins = [...counts.entries()].sort((x, y) => x[0] - y[0]).map(([k, instances]) => ({from: k / 2 - 0.25, to: k / 2 + 0.25, instances}));
-  return {bins, reach};
-}
-
-/** sd() of values[from … from + m): the mean first, then squared deviations, over m − 1. */
-function sampleSd(values: Float64Array, from: number, m: number): number {
-  let sum = 0;
-  for (let j = from; j < from + m; j++) sum += values[j]!;
-  const mean = sum / m;
-  let ss = 0;
-  for (let j = from; j < from + m; j++) ss += (values[j]! - mean) * (values[j]! - mean);
-  return Math.sqrt(ss / (m - 1));
-}
-
 /**
- * averageRanks of one cell's values into `out`: ties get the mean of the
- * ranks they span, (i + j) / 2 + 1 for sorted positions i … j, found by
- * counting each distinct value instead of sorting the cell.
+ * averageRanks of a cell's values, given as ids of distinct values and each
+ * id's place in ascending order: ties get the mean of the ranks they span,
+ * (i + j) / 2 + 1 for sorted positions i … j, found by counting instead of sorting.
  */
-function averageRanksInto(out: Float64Array, members: Int32Array, from: number, count: number, ids: Int32Array, order: Int32Array): void {
+function averageRanks(ids: Int32Array, order: Int32Array): Float64Array {
   const tally = new Int32Array(order.length);
-  for (let j = 0; j < count; j++) tally[order[ids[members[from + j]!]!]!]++;
+  for (let j = 0; j < ids.length; j++) tally[order[ids[j]!]!]++;
   const rank = new Float64Array(order.length);
   let less = 0;
   for (let p = 0; p < tally.length; p++) {
@@ -599,13 +681,16 @@ function averageRanksInto(out: Float64Array, members: Int32Array, from: number, 
     if (c) rank[p] = (less + (less + c - 1)) / 2 + 1;
     less += c;
   }
-  for (let j = 0; j < count; j++) out[j] = rank[order[ids[members[from + j]!]!]!]!;
+  const out = new Float64Array(ids.length);
+  for (let j = 0; j < ids.length; j++) out[j] = rank[order[ids[j]!]!]!;
+  return out;
 }
 
 /**
- * The agreement computations over one set of columns, with the last pairings
- * kept: changing k or the basis reuses the pairing and its correlations,
- * changing back to a recent pair of raters reuses all of it.
+ * The agreement computations over one set of columns, keeping what a next
+ * change can reuse: the annotators' scores per A side, each rater's score per
+ * instance, and the last pairings (changing k or the basis reuses a pairing's
+ * correlations and ranges; going back to recent raters reuses all of it).
  */
 export class AgreementEngine {
   /** Per dimension of the columns: its index among the table's dimensions, or that count for a dimension the table does not list. */
@@ -613,6 +698,8 @@ export class AgreementEngine {
   private readonly raterIndex: Map<string, number>;
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
+  private readonly humanScores = new Map<number, HumanScores>();
+  private readonly raterScores = new Map<number, Float64Array>();
   private readonly pairings = new Map<string, Pairing>();
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
@@ -625,26 +712,42 @@ export class AgreementEngine {
     for (let r = 0; r < columns.rater.length; r++) if (columns.human[r] === 1) this.annotator[columns.rater[r]!] = 1;
   }
 
+  /** A rater's index; NO_RATER for the humans; −2 for a name these rows never saw (it pairs nothing, as in the library). */
   private code(c: RaterChoice): number {
-    if (c === HUMANS) return NO_RATER;
-    // A rater these rows never saw pairs nothing, as in the library.
-    return this.raterIndex.get(c.rater) ?? -2;
+    return c === HUMANS ? NO_RATER : (this.raterIndex.get(c.rater) ?? -2);
+  }
+
+  /** The annotators' scores with `excluded` left out (NO_RATER: none), kept for the next calls. */
+  private humans(excluded: number): HumanScores {
+    return keep(this.humanScores, excluded, 2, () => new HumanScores(this.columns, excluded));
+  }
+
+  /** A rater's first score of each instance (as list.find gives it), NaN where it has none. */
+  private scores(code: number): Float64Array {
+    return keep(this.raterScores, code, 6, () => {
+      const c = this.columns;
+      const values = new Float64Array(c.rowStart.length - 1).fill(NaN);
+      for (let i = 0; i < values.length; i++) {
+        for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
+          if (c.rater[r] === code) {
+            values[i] = c.value[r]!;
+            break;
+          }
+        }
+      }
+      return values;
+    });
   }
 
   /** pairInstances(rows, a, b), kept for the next calls. */
   private pairing(a: RaterChoice, b: RaterChoice): Pairing {
-    const key = JSON.stringify([a, b]);
-    let p = this.pairings.get(key);
-    if (p) {
-      this.pairings.delete(key);
-    } else {
+    return keep(this.pairings, JSON.stringify([a, b]), 3, () => {
       const codeA = this.code(a);
-      p = new Pairing(this, codeA, this.code(b), codeA);
-      // The last few pairs only: each holds arrays as long as the scores.
-      if (this.pairings.size >= 4) this.pairings.delete(this.pairings.keys().next().value!);
-    }
-    this.pairings.set(key, p);
-    return p;
+      // Leaving A out of the humans matters only when A is one of them.
+      const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
+      const side = (code: number) => (code === NO_RATER ? humans.mean : this.scores(code));
+      return new Pairing(this, side(codeA), side(this.code(b)), humans);
+    });
   }
 
   /** Everything the page shows for one choice of options. */
@@ -652,7 +755,7 @@ export class AgreementEngine {
     const p = this.pairing(a, b);
     let table = p.table(bins, basis);
     const codeA = this.code(a);
-    if (a !== HUMANS && codeA >= 0 && this.annotator[codeA] === 1) {
+    if (codeA >= 0 && this.annotator[codeA] === 1) {
       // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored.
       const among = this.pairing(HUMANS, HUMANS);
       const kappa = among.kappa(bins).humans;
@@ -665,4 +768,16 @@ export class AgreementEngine {
     }
     return {table, instances: p.n, episodes: p.episodes, differences: p.differences(basis)};
   }
+}
+
+/** The value under `key`, made by `make` when missing; at most `size` kept, the least recently used dropped first. */
+function keep<K, V>(cache: Map<K, V>, key: K, size: number, make: () => V): V {
+  let value = cache.get(key);
+  if (value !== undefined) cache.delete(key);
+  else {
+    value = make();
+    if (cache.size >= size) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(key, value);
+  return value;
 }
