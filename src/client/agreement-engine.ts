@@ -9,6 +9,7 @@
 
 import {binIndex, HUMANS, type AgreementRow, type Kappa, type PerceivedRangeGroup, type PerceivedRanges, type RaterChoice, type RaterScore, type SpreadBasis} from "../lib/agreement.js";
 import {pearson, type Correlation} from "../lib/inference.js";
+import type {DifferenceCounts} from "../components/histogram.js";
 
 /**
  * Every score of the multiply-rated episodes, grouped by instance. Instances
@@ -78,11 +79,72 @@ export function columnsFromScores(rows: readonly RaterScore[]): AgreementColumns
   return columns;
 }
 
-/** Counts of A − B in bins half a point wide centred on multiples of 0.5 (as halfPointBins), and how far the histogram must reach. */
-export interface DifferenceCounts {
-  bins: {from: number; to: number; instances: number}[];
-  /** The largest ceil(|A − B| + 0.25): the x extent that shows every bar whole (0 with no differences). */
-  reach: number;
+/** The numbered columns of data/agreement-rows.parquet (AGREEMENT_COLUMNS_SQL), one entry per score. */
+export interface CodedScores {
+  instance: ArrayLike<number>;
+  episode: ArrayLike<number>;
+  dimension_code: ArrayLike<number>;
+  played_human: ArrayLike<number>;
+  rater_code: ArrayLike<number>;
+  human: ArrayLike<number>;
+  value: ArrayLike<number>;
+}
+
+/**
+ * Columns from the numbered rows, with the raters and dimensions their codes
+ * index (from data/agreement-summary.json). Rows out of (instance, rater)
+ * order are put in it; a code out of range is an error naming the row, as it
+ * means the two files come from different stores.
+ */
+export function columnsFromCodes(coded: CodedScores, raters: string[], dimensions: AgreementColumns["dimensions"], file = "agreement-rows.parquet"): AgreementColumns {
+  const rows = coded.value.length;
+  let instances = 0;
+  let sorted = true;
+  for (let r = 0; r < rows; r++) {
+    const i = coded.instance[r]!;
+    const problem = !(Number.isInteger(i) && i >= 0 && i < rows) ? `instance ${i} is not a row number below ${rows}`
+      : !(coded.rater_code[r]! >= 0 && coded.rater_code[r]! < raters.length) ? `rater_code ${coded.rater_code[r]} is not below the ${raters.length} raters the summary names`
+      : !(coded.dimension_code[r]! >= 0 && coded.dimension_code[r]! < dimensions.length) ? `dimension_code ${coded.dimension_code[r]} is not below the ${dimensions.length} dimensions the summary names`
+      : !(coded.episode[r]! >= 0 && coded.episode[r]! < rows) ? `episode ${coded.episode[r]} is not a row number below ${rows}`
+      : "";
+    if (problem) throw new Error(`${file}, row ${r + 1}: ${problem}; the site's agreement files come from different stores: rebuild the site`);
+    if (i + 1 > instances) instances = i + 1;
+    if (r > 0 && (i < coded.instance[r - 1]! || (i === coded.instance[r - 1]! && coded.rater_code[r]! < coded.rater_code[r - 1]!))) sorted = false;
+  }
+  // A counting sort by instance keeps file order within one; then by rater code, as the SQL orders by rater name.
+  const order = new Int32Array(rows);
+  const rowStart = new Int32Array(instances + 1);
+  for (let r = 0; r < rows; r++) rowStart[coded.instance[r]! + 1]++;
+  for (let i = 0; i < instances; i++) rowStart[i + 1] += rowStart[i]!;
+  if (sorted) {
+    for (let r = 0; r < rows; r++) order[r] = r;
+  } else {
+    const fill = rowStart.slice(0, instances);
+    for (let r = 0; r < rows; r++) order[fill[coded.instance[r]!]++] = r;
+    for (let i = 0; i < instances; i++) {
+      for (let x = rowStart[i]! + 1; x < rowStart[i + 1]!; x++) {
+        const row = order[x]!;
+        let y = x - 1;
+        for (; y >= rowStart[i]! && coded.rater_code[order[y]!]! > coded.rater_code[row]!; y--) order[y + 1] = order[y]!;
+        order[y + 1] = row;
+      }
+    }
+  }
+  const columns: AgreementColumns = {
+    rowStart, episode: new Int32Array(instances), dimension: new Int32Array(instances), playedByHuman: new Uint8Array(instances),
+    rater: new Int32Array(rows), human: new Uint8Array(rows), value: new Float64Array(rows), raters, dimensions,
+  };
+  for (let x = 0; x < rows; x++) {
+    const r = order[x]!;
+    const i = coded.instance[r]!;
+    columns.episode[i] = coded.episode[r]!;
+    columns.dimension[i] = coded.dimension_code[r]!;
+    columns.playedByHuman[i] = coded.played_human[r]!;
+    columns.rater[x] = coded.rater_code[r]!;
+    columns.human[x] = coded.human[r]!;
+    columns.value[x] = coded.value[r]!;
+  }
+  return columns;
 }
 
 /** What the page shows for one choice of raters, k and basis. */

@@ -10,7 +10,7 @@ import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {differenceView} from "../../src/client/agreement.js";
 import {AgreementEngine, columnsFromScores, type AgreementView} from "../../src/client/agreement-engine.js";
-import {halfPointBins} from "../../src/components/histogram.js";
+import {differenceCounts} from "../../src/components/histogram.js";
 import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {REPO} from "../helpers/fixtures.js";
@@ -45,9 +45,7 @@ function libraryView(scores: readonly RaterScore[], {a, b, bins, basis}: {a: Rat
   const differences: AgreementView["differences"] = {};
   for (const key of [...KEYS, "all"]) {
     const {diffs, spread} = differenceView(instances, key, basis);
-    let reach = 0;
-    for (const d of diffs) reach = Math.max(reach, Math.ceil(Math.abs(d) + 0.25));
-    differences[key] = {bins: halfPointBins(diffs), reach, spread};
+    differences[key] = {...differenceCounts(diffs), spread};
   }
   return {table, instances: instances.length, episodes: new Set(instances.map((i) => i.episode_id)).size, differences};
 }

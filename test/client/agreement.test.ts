@@ -1,7 +1,7 @@
 import {describe, expect, it} from "vitest";
 import {differenceView, pText, sameRater, sameRaterText, trustSummary} from "../../src/client/agreement.js";
 import {agreementTable, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
-import {differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
+import {differenceCounts, differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
 
 describe("sameRater", () => {
   it("is true only when A and B name the same rater", () => {
@@ -44,7 +44,7 @@ describe("halfPointBins", () => {
 
   it("gives one bar when every difference is equal (A's scores equal B's), with no bin transform left for Vega", () => {
     expect(halfPointBins(new Array(1176).fill(0))).toEqual([{from: -0.25, to: 0.25, instances: 1176}]);
-    const spec = JSON.stringify(differenceHistogram([0, 0, 0], {title: "t", bias: 0, spread: null, width: 600, xTitle: "x"}));
+    const spec = JSON.stringify(differenceHistogram(differenceCounts([0, 0, 0]), {title: "t", bias: 0, spread: null, width: 600, xTitle: "x"}));
     expect(spec).not.toContain('"bin":{');
   });
 });
