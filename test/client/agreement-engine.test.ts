@@ -6,10 +6,11 @@
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
-import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
+import {AGREEMENT_COLUMNS_SQL, AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {differenceView} from "../../src/client/agreement.js";
-import {AgreementEngine, columnsFromScores, type AgreementView} from "../../src/client/agreement-engine.js";
+import {AgreementEngine, columnsFromCodes, columnsFromScores, type AgreementView, type CodedScores} from "../../src/client/agreement-engine.js";
+import {parseSummary, summaryJson, type AgreementSummary} from "../../src/client/agreement.js";
 import {differenceCounts} from "../../src/components/histogram.js";
 import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
@@ -123,6 +124,24 @@ describe("AgreementEngine gives the library's numbers", () => {
     const scores = await rows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
     expect(scores.length).toBeGreaterThan(2842);
     expect(compareAll(scores, {bins: [5, 3], maxB: 3})).toBeGreaterThan(40);
+
+    // The page's path: the numbered rows the loader ships (AGREEMENT_COLUMNS_SQL), decoded by code, give the same view.
+    type Coded = {[K in keyof CodedScores]: number} & {rater: string; dimension: string; lo: number; hi: number};
+    const coded = await rows<Coded>(store.conn, AGREEMENT_COLUMNS_SQL);
+    expect(coded.length).toBe(scores.length);
+    const raters: string[] = [];
+    const dimensions: {key: string; lo: number; hi: number}[] = [];
+    for (const r of coded) {
+      raters[r.rater_code] = r.rater;
+      dimensions[r.dimension_code] = {key: r.dimension, lo: r.lo, hi: r.hi};
+    }
+    const column = (name: keyof CodedScores) => coded.map((r) => r[name]);
+    const columns = columnsFromCodes({instance: column("instance"), episode: column("episode"), dimension_code: column("dimension_code"),
+      played_human: column("played_human"), rater_code: column("rater_code"), human: column("human"), value: column("value")}, raters, dimensions);
+    const engine = new AgreementEngine(columns, KEYS);
+    for (const options of [{a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"}, {a: {rater: "annotator-03"}, b: {rater: "gpt-4"}, bins: 4, basis: "annotators"}] as const) {
+      expectSame(engine.view(options), libraryView(scores, options), `coded ${JSON.stringify(options)}`);
+    }
   }, 120_000);
 
   it("on 10k random instances with 0–4 annotators each, half-point scores and human-played agents", () => {
@@ -139,5 +158,33 @@ describe("AgreementEngine gives the library's numbers", () => {
     const engine = new AgreementEngine(columnsFromScores(shuffled), KEYS);
     const options = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
     expectSame(engine.view(options), libraryView(shuffled, options), "shuffled");
+  });
+});
+
+describe("columnsFromCodes", () => {
+  const coded = (rater_code: number[]): CodedScores => ({
+    instance: [0, 0, 1], episode: [0, 0, 0], dimension_code: [0, 0, 0], played_human: [0, 0, 0], rater_code, human: [1, 0, 1], value: [3, 4, 5],
+  });
+
+  it("groups rows by instance in rater order, whatever order the file holds them in", () => {
+    const columns = columnsFromCodes({...coded([1, 0, 1]), instance: [1, 0, 0], value: [5, 4, 3], human: [1, 0, 1]}, ["llm", "h"], [{key: "goal", lo: 0, hi: 10}]);
+    expect([...columns.rowStart]).toEqual([0, 2, 3]);
+    expect([...columns.rater]).toEqual([0, 1, 1]);
+    expect([...columns.value]).toEqual([4, 3, 5]);
+  });
+
+  it("refuses a code the summary does not name, with the file, the row and the column", () => {
+    expect(() => columnsFromCodes(coded([0, 2, 0]), ["h", "llm"], [{key: "goal", lo: 0, hi: 10}])).toThrow(
+      "agreement-rows.parquet, row 2: rater_code 2 is not below the 2 raters the summary names; the site's agreement files come from different stores: rebuild the site");
+  });
+});
+
+describe("the summary's JSON", () => {
+  it("keeps NaN and infinities (the table's n/a cells), and leaves a rater named NaN a name", () => {
+    const summary = {raters: [{rater: "NaN", rater_kind: "llm", instances: 1}], humans: 0, view: {x: NaN, y: [Infinity, -Infinity, 0.1]}} as unknown as AgreementSummary;
+    const back = parseSummary(summaryJson(summary)) as unknown as {raters: {rater: string}[]; view: {x: number; y: number[]}};
+    expect(back.raters[0]!.rater).toBe("NaN");
+    expect(back.view.x).toBeNaN();
+    expect(back.view.y).toEqual([Infinity, -Infinity, 0.1]);
   });
 });
