@@ -40,6 +40,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   import: () => import("./import.js"),
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
+  "agreement-page": () => import("./agreement-page.js"),
 };
 
 /** What one child process measured. */

@@ -214,6 +214,20 @@ class NumberIds {
   }
 }
 
+/** One side of a pairing: a score per instance (NaN where none), its id among the side's distinct scores, and each id's place in ascending order. */
+interface Side {
+  values: Float64Array;
+  ids: Int32Array;
+  order: Int32Array;
+}
+
+function sideOf(values: Float64Array): Side {
+  const distinct = new NumberIds();
+  const ids = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) ids[i] = distinct.id(values[i]!);
+  return {values, ids, order: distinct.order()};
+}
+
 /**
  * The human annotators' scores of every instance, one annotator left out (A,
  * when A is one of them): the humans' mean, count and perceived range, and
@@ -227,6 +241,7 @@ class HumanScores {
   readonly range: Int32Array;
   readonly ranges: {min: number; max: number}[] = [];
   private sds?: Float64Array;
+  private meanSide?: Side;
   private readonly bins = new Map<number, {agreeing: Int32Array; counts: Uint16Array}>();
 
   constructor(private readonly columns: AgreementColumns, private readonly excluded: number) {
@@ -261,6 +276,11 @@ class HumanScores {
       if (id === this.ranges.length) this.ranges.push({min, max});
       this.range[i] = id;
     }
+  }
+
+  /** The mean as a side of a pairing (B or A = the humans). */
+  side(): Side {
+    return (this.meanSide ??= sideOf(this.mean));
   }
 
   /** sd() of each instance's scores (NaN under two). */
@@ -326,6 +346,10 @@ class Pairing {
   private readonly instance: Int32Array;
   private readonly judge: Float64Array;
   private readonly other: Float64Array;
+  private readonly judgeId: Int32Array;
+  private readonly otherId: Int32Array;
+  private readonly judgeOrder: Int32Array;
+  private readonly otherOrder: Int32Array;
   /** Per paired instance: its own cell (its dimension, who played); the pooled cells L·3 + played if its dimension is not listed. */
   private readonly cellOf: Int32Array;
   private readonly cells: number;
@@ -336,8 +360,12 @@ class Pairing {
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
-  constructor(private readonly engine: AgreementEngine, judgeValues: Float64Array, otherValues: Float64Array, private readonly humans: HumanScores) {
+  constructor(private readonly engine: AgreementEngine, judgeSide: Side, otherSide: Side, private readonly humans: HumanScores) {
     const c = engine.columns;
+    const judgeValues = judgeSide.values;
+    const otherValues = otherSide.values;
+    this.judgeOrder = judgeSide.order;
+    this.otherOrder = otherSide.order;
     const instances = judgeValues.length;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
@@ -347,6 +375,8 @@ class Pairing {
     this.instance = new Int32Array(n);
     this.judge = new Float64Array(n);
     this.other = new Float64Array(n);
+    this.judgeId = new Int32Array(n);
+    this.otherId = new Int32Array(n);
     this.cellOf = new Int32Array(n);
     const seen = new Uint8Array(instances);
     let episodes = 0;
@@ -358,6 +388,8 @@ class Pairing {
       this.instance[k] = i;
       this.judge[k] = j;
       this.other[k] = o;
+      this.judgeId[k] = judgeSide.ids[i]!;
+      this.otherId[k] = otherSide.ids[i]!;
       this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
       k++;
       const e = c.episode[i]!;
@@ -444,8 +476,6 @@ class Pairing {
   private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
     const {cells, L, cellOf} = this;
     const pooled = L * 3;
-    const judgeIds = new NumberIds();
-    const otherIds = new NumberIds();
     // Each dimension cell's values in pairing order, side by side in one buffer.
     const offsets = new Int32Array(cells + 1);
     for (let cell = 0; cell < pooled; cell++) offsets[cell + 1] = offsets[cell]! + n[cell]!;
@@ -461,8 +491,8 @@ class Pairing {
       if (own >= pooled) continue;
       const x = this.judge[k]!;
       const y = this.other[k]!;
-      const xId = judgeIds.id(x);
-      const yId = otherIds.id(y);
+      const xId = this.judgeId[k]!;
+      const yId = this.otherId[k]!;
       const top = fill[own - (own % 3)]++;
       const at = fill[own]++;
       xs[top] = xs[at] = x;
@@ -470,8 +500,8 @@ class Pairing {
       xIds[top] = xIds[at] = xId;
       yIds[top] = yIds[at] = yId;
     }
-    const xOrder = judgeIds.order();
-    const yOrder = otherIds.order();
+    const xOrder = this.judgeOrder;
+    const yOrder = this.otherOrder;
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
     for (let cell = 0; cell < pooled; cell++) {
@@ -566,33 +596,36 @@ class Pairing {
     const usedH = new Float64Array(cells);
     const sumJ = new Float64Array(cells);
     const usedJ = new Float64Array(cells);
-    const cellsOfK = new Int32Array(4);
+    const lows = Float64Array.from(c.dimensions, (d) => d.lo);
+    const highs = Float64Array.from(c.dimensions, (d) => d.hi);
+    const add = (cell: number, m: number, termH: number, termJ: number) => {
+      if (m >= 2) {
+        sumH[cell] += termH;
+        usedH[cell]++;
+      }
+      sumJ[cell] += termJ;
+      usedJ[cell]++;
+    };
     for (let k = 0; k < this.n; k++) {
       const i = this.instance[k]!;
       const m = this.humans.count[i]!;
       if (m === 0) continue;
-      const {lo, hi} = c.dimensions[c.dimension[i]!]!;
+      const lo = lows[c.dimension[i]!]!;
+      const hi = highs[c.dimension[i]!]!;
+      const judge = this.judge[k]!;
+      // binIndex, inlined; binIndex itself throws its message for a score out of range.
+      const bin = judge < lo || judge > hi ? binIndex(judge, lo, hi, bins) : Math.min(Math.floor(((judge - lo) * bins) / (hi - lo)), bins - 1);
       const termH = m >= 2 ? agreeing[i]! / (m * (m - 1)) : 0;
       // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
-      const termJ = (agreeing[i]! + 2 * counts[i * bins + binIndex(this.judge[k]!, lo, hi, bins)]!) / ((m + 1) * m);
+      const termJ = (agreeing[i]! + 2 * counts[i * bins + bin]!) / ((m + 1) * m);
       const own = cellOf[k]!;
       const p = own % 3;
-      let q = 0;
       if (own < pooled) {
-        cellsOfK[q++] = own - p;
-        cellsOfK[q++] = own;
+        add(own - p, m, termH, termJ);
+        add(own, m, termH, termJ);
       }
-      cellsOfK[q++] = pooled;
-      cellsOfK[q++] = pooled + p;
-      for (let j = 0; j < q; j++) {
-        const cell = cellsOfK[j]!;
-        if (m >= 2) {
-          sumH[cell] += termH;
-          usedH[cell]++;
-        }
-        sumJ[cell] += termJ;
-        usedJ[cell]++;
-      }
+      add(pooled, m, termH, termJ);
+      add(pooled + p, m, termH, termJ);
     }
     const kappaOf = (sum: number, used: number): Kappa => {
       const po = used ? sum / used : NaN;
@@ -761,7 +794,7 @@ export class AgreementEngine {
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
   private readonly humanScores = new Map<number, HumanScores>();
-  private readonly raterScores = new Map<number, Float64Array>();
+  private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
@@ -785,7 +818,7 @@ export class AgreementEngine {
   }
 
   /** A rater's first score of each instance (as list.find gives it), NaN where it has none. */
-  private scores(code: number): Float64Array {
+  private scores(code: number): Side {
     return keep(this.raterScores, code, 6, () => {
       const c = this.columns;
       const values = new Float64Array(c.rowStart.length - 1).fill(NaN);
@@ -797,7 +830,7 @@ export class AgreementEngine {
           }
         }
       }
-      return values;
+      return sideOf(values);
     });
   }
 
@@ -807,7 +840,7 @@ export class AgreementEngine {
       const codeA = this.code(a);
       // Leaving A out of the humans matters only when A is one of them.
       const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
-      const side = (code: number) => (code === NO_RATER ? humans.mean : this.scores(code));
+      const side = (code: number) => (code === NO_RATER ? humans.side() : this.scores(code));
       return new Pairing(this, side(codeA), side(this.code(b)), humans);
     });
   }
