@@ -434,6 +434,14 @@ class Pairing {
     return rows;
   }
 
+  hasKappa(bins: number): boolean {
+    return this.kappas.has(bins);
+  }
+
+  hasWithin(basis: SpreadBasis): boolean {
+    return this.withins.has(basis);
+  }
+
   /** Whether a cell has instances: the library leaves out empty model / human rows. */
   has(cell: number): boolean {
     return (this.base ??= this.baseStats()).n[cell]! > 0;
@@ -843,6 +851,27 @@ export class AgreementEngine {
       const side = (code: number) => (code === NO_RATER ? humans.side() : this.scores(code));
       return new Pairing(this, side(codeA), side(this.code(b)), humans);
     });
+  }
+
+  /**
+   * Computes ahead, while the reader reads, one part a next change of these
+   * options would need (kappa for another k, the other basis), so that change
+   * is a lookup. Returns false when nothing is left; each call takes about
+   * one change's time, so the worker answers a new request between calls.
+   */
+  prefetch({a, b, bins, basis}: ViewOptions): boolean {
+    const p = this.pairing(a, b);
+    const other: SpreadBasis = basis === "dimension" ? "annotators" : "dimension";
+    if (!p.hasWithin(other)) {
+      p.table(bins, other);
+      return true;
+    }
+    for (let k = 2; k <= 11; k++) {
+      if (k === bins || p.hasKappa(k)) continue;
+      p.kappa(k);
+      return true;
+    }
+    return false;
   }
 
   /** Everything the page shows for one choice of options. */

@@ -7,7 +7,9 @@
 //   worker → page  {id, type: "progress", done, total, what}   any number, optional
 //                  {id, type: "result", value}       once, ends the job
 //                  {id, type: "error", message}      once, ends the job
-// Jobs run one at a time, in the order they arrive. `load` comes first (the
+// Jobs run one at a time, in the order they arrive; between jobs, while no
+// request waits, the worker computes ahead for the last view's neighbours
+// (AgreementEngine.prefetch), one step at a time. `load` comes first (the
 // page sends it when it starts the worker); every other job waits for it and
 // gets its failure as its own error. The jobs are the entries of JOBS: to host
 // another computation (a Reliability section, say), add an entry whose
@@ -105,10 +107,19 @@ export const JOBS: Record<string, Job> = {
   view: (async (options: ViewOptions, context: JobContext) => (await context.loaded()).engine.view(options)) as Job,
 };
 
-/** Runs requests one after another, answering each by its id. */
+/** Runs requests one after another, answering each by its id; computes ahead when idle. */
 function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null}): void {
   let queue: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  let ahead: ViewOptions | null = null;
+  const computeAhead = async () => {
+    if (waiting > 0 || ahead === null || loading === null) return;
+    const {engine} = await loading;
+    // A request that came in meanwhile goes first; the next step waits for the next idle moment.
+    if (waiting === 0 && ahead !== null && engine.prefetch(ahead)) setTimeout(computeAhead, 0);
+  };
   scope.onmessage = ({data: {id, job, params}}) => {
+    waiting++;
     const context: JobContext = {
       progress: (done, total, what) => scope.postMessage({id, type: "progress", done, total, what}),
       loaded: () => loading ?? Promise.reject(new Error("no rows loaded: the page sends `load` first")),
@@ -117,9 +128,15 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
       try {
         const run = JOBS[job];
         if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(JOBS).join(", ")}`);
-        scope.postMessage({id, type: "result", value: await run(params as never, context)});
+        const value = await run(params as never, context);
+        if (job === "view") ahead = params as ViewOptions;
+        if (job === "load") ahead = (params as LoadParams).warm ?? null;
+        scope.postMessage({id, type: "result", value});
       } catch (e) {
         scope.postMessage({id, type: "error", message: e instanceof Error ? e.message : String(e)});
+      } finally {
+        waiting--;
+        setTimeout(computeAhead, 0);
       }
     });
   };
