@@ -161,6 +161,21 @@ describe("AgreementEngine gives the library's numbers", () => {
   });
 });
 
+describe("AgreementEngine.prefetch", () => {
+  it("computes ahead every other k (2–11) and the other basis, one step a call, and the views it prepared are the library's", () => {
+    const scores = randomScores(11).slice(0, 4000);
+    const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    let steps = 0;
+    while (engine.prefetch(start)) steps++;
+    expect(steps).toBe(9 + 1);
+    for (const options of [{...start, bins: 3}, {...start, bins: 11, basis: "annotators"}] as const) {
+      expectSame(engine.view(options), libraryView(scores, options), `prefetched ${JSON.stringify(options)}`);
+    }
+  });
+});
+
 describe("columnsFromCodes", () => {
   const coded = (rater_code: number[]): CodedScores => ({
     instance: [0, 0, 1], episode: [0, 0, 0], dimension_code: [0, 0, 0], played_human: [0, 0, 0], rater_code, human: [1, 0, 1], value: [3, 4, 5],
