@@ -355,6 +355,7 @@ class Pairing {
   private readonly cells: number;
   private readonly L: number;
   private base?: BaseStats;
+  private cellCounts?: Float64Array;
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
@@ -442,9 +443,25 @@ class Pairing {
     return this.withins.has(basis);
   }
 
-  /** Whether a cell has instances: the library leaves out empty model / human rows. */
+  /** Whether a cell has instances: the library leaves out empty model / human rows. Counts only (kappaAmongAllAnnotators needs no more). */
   has(cell: number): boolean {
-    return (this.base ??= this.baseStats()).n[cell]! > 0;
+    if (this.base) return this.base.n[cell]! > 0;
+    if (!this.cellCounts) {
+      const pooled = this.L * 3;
+      const n = new Float64Array(this.cells);
+      for (let k = 0; k < this.n; k++) {
+        const own = this.cellOf[k]!;
+        const p = own % 3;
+        if (own < pooled) {
+          n[own - p]++;
+          n[own]++;
+        }
+        n[pooled]++;
+        n[pooled + p]++;
+      }
+      this.cellCounts = n;
+    }
+    return this.cellCounts[cell]! > 0;
   }
 
   private baseStats(): BaseStats {
