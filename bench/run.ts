@@ -47,6 +47,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   reliability: () => import("./reliability.js"),
   "run-stss": () => import("./run-stss.js"),
   compare: () => import("./compare.js"),
+  "agreement-page": () => import("./agreement-page.js"),
 };
 
 /** What one child process measured. */

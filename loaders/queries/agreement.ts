@@ -69,3 +69,25 @@ LEFT JOIN judged j USING (episode_id)
 GROUP BY 1, 2
 ORDER BY s.rater_kind = 'human', episodes DESC, rater
 `;
+
+/**
+ * The agreement rows of every multiply-rated episode (no cap) with numbered
+ * keys, for the agreement page's worker (src/client/agreement-engine.ts):
+ * `instance` numbers (episode, agent, dimension) in the rows' order, `episode`
+ * the episode, `rater_code` and `dimension_code` the rater and dimension by
+ * name; `human` and `played_human` are 0 or 1. Ordered by instance, then
+ * rater, the order pairInstances meets the rows in.
+ */
+export const AGREEMENT_COLUMNS_SQL = `
+WITH scored AS (${AGREEMENT_ROWS_SQL}),
+raters AS (SELECT rater, (row_number() OVER (ORDER BY rater) - 1)::INTEGER AS rater_code FROM (SELECT DISTINCT rater FROM scored)),
+dimensions AS (SELECT dimension, (row_number() OVER (ORDER BY dimension) - 1)::INTEGER AS dimension_code FROM (SELECT DISTINCT dimension FROM scored))
+SELECT s.*,
+       (dense_rank() OVER (ORDER BY s.episode_id, s.agent, s.dimension) - 1)::INTEGER AS instance,
+       (dense_rank() OVER (ORDER BY s.episode_id) - 1)::INTEGER AS episode,
+       r.rater_code, d.dimension_code,
+       (s.rater_kind = 'human')::TINYINT AS human,
+       (s.played_by = 'human')::TINYINT AS played_human
+FROM scored s JOIN raters r USING (rater) JOIN dimensions d USING (dimension)
+ORDER BY instance, s.rater
+`;

@@ -1,23 +1,15 @@
-// Data for the agreement page: the instance rows from DuckDB-wasm, the raters
-// a reader can compare, and the page's glue around src/lib/agreement.ts
-// (which computes every statistic, as the CLI's `report agreement` does): the
-// options sentence, the differences to draw, and the plain-language summary
-// generated from the agreement table.
+// Data for the agreement page and its glue around src/lib/agreement.ts (which
+// defines every statistic, as the CLI's `report agreement` computes it): the
+// summary a loader ships for the first view (data/agreement-summary.json), the
+// worker that computes every other view over all instance rows
+// (agreement-worker.ts), the raters a reader can compare, the options
+// sentence and the plain-language summary generated from the agreement table.
 
-import {coverageText, differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis, defaultJudge as defaultJudgeOf} from "../lib/agreement.js";
+import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
-import type {Database} from "./duckdb.js";
-
-/** One row of data/agreement-rows.parquet (loaders/queries/agreement.ts). */
-export interface AgreementScore extends RaterScore {
-  /** How many runs or responses of this rater were averaged into `value`. */
-  responses: number;
-  /** The model (or `human`) that played the rated agent. */
-  model: string;
-  /** Multiply-rated episodes in the store, shipped or not. */
-  multiply_rated_episodes: number;
-}
+import type {AgreementColumns, AgreementView, ViewOptions} from "./agreement-engine.js";
+import type {LoadParams, WorkerReply} from "./agreement-worker.js";
 
 export interface AgreementRater {
   rater: string;
@@ -26,35 +18,44 @@ export interface AgreementRater {
   instances: number;
 }
 
+/** The raters of the multiply-rated episodes: what the menus offer. */
 export interface AgreementData {
-  rows: AgreementScore[];
-  /** In order of first appearance in the rows (episode, agent, dimension, rater), as the CLI sees them. */
+  /** Indexed by the rater codes of data/agreement-rows.parquet. */
   raters: AgreementRater[];
   /** Human annotators among the raters. */
   humans: number;
-  /** Multiply-rated episodes shipped, and in the store (the loader ships at most AGREEMENT_LIMIT). */
-  shipped: number;
-  total: number;
 }
 
-/** Reads `agreement_rows`, in the order of the SQL that built it. */
-export async function loadAgreementRows(db: Database): Promise<AgreementData> {
-  const rows = await db.query<AgreementScore>("SELECT * FROM agreement_rows ORDER BY episode_id, agent, dimension, rater");
-  const raters = new Map<string, AgreementRater>();
-  for (const r of rows) {
-    const known = raters.get(r.rater);
-    if (known) known.instances++;
-    else raters.set(r.rater, {rater: r.rater, rater_kind: r.rater_kind, instances: 1});
-  }
-  return {
-    rows, raters: [...raters.values()], humans: [...raters.values()].filter((r) => r.rater_kind === "human").length,
-    shipped: new Set(rows.map((r) => r.episode_id)).size, total: rows[0]?.multiply_rated_episodes ?? 0,
-  };
+/** data/agreement-summary.json: what the page needs before the instance rows arrive, and the first view itself. */
+export interface AgreementSummary extends AgreementData {
+  /** Indexed by the dimension codes of data/agreement-rows.parquet. */
+  dimensions: AgreementColumns["dimensions"];
+  /** Multiply-rated SOTOPIA episodes, instances and score rows: all shipped, and what the worker checks the rows file against. */
+  episodes: number;
+  instances: number;
+  rows: number;
+  /** What the store holds, in the sentences `sociometer report agreement` prints (coverageText). */
+  coverage: {lines: string[]; llmMeetsHumans: boolean};
+  /** SOTOPIA episodes in the store and how many are synthetic, for the synthetic-data note. */
+  sotopia: {episodes: number; synthetic: number} | null;
+  /** The page's starting options and their view (null with no two raters to compare). */
+  start: ViewOptions | null;
+  view: AgreementView | null;
 }
 
-/** What the store holds (data/rater-coverage.parquet), in the sentences `sociometer report agreement` prints. */
-export async function loadCoverage(db: Database): Promise<{lines: string[]; llmMeetsHumans: boolean}> {
-  return coverageText(await db.query<RaterCoverage>("SELECT * FROM rater_coverage ORDER BY rater_kind = 'human', episodes DESC, rater"));
+/** The options the page starts on besides the raters: as `sociometer report agreement` without --bins and --basis. */
+export const START_BINS = 5;
+export const START_BASIS: SpreadBasis = "dimension";
+
+/** JSON with NaN and ±Infinity kept ({"$number": "NaN"}), as the table has "n/a" cells. */
+export function summaryJson(summary: AgreementSummary): string {
+  return JSON.stringify(summary, (_key, value) => (typeof value === "number" && !Number.isFinite(value) ? {$number: String(value)} : value));
+}
+
+/** Reads summaryJson's text back, NaN and ±Infinity included. */
+export function parseSummary(text: string): AgreementSummary {
+  return JSON.parse(text, (_key, value) =>
+    value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value.$number === "string" ? Number(value.$number) : value);
 }
 
 /** Said when the page cannot start on an LLM judge, so that a human annotator as A is never a silent choice. */
@@ -64,12 +65,13 @@ export function startingRaterText(judge: string | undefined, first: RaterChoice 
 }
 
 /**
- * Rater A by default: the first rater, in row order, that scores as an LLM on
- * multiply-rated episodes. The same rule as `sociometer report agreement`
- * without --rater, so the page opens on the CLI's numbers.
+ * The rater A the page starts with: the LLM rater with the most scores on
+ * multiply-rated episodes (ties by name), the library's defaultJudge and so
+ * the rater `sociometer report agreement` starts on without --rater.
  */
-/** The rater A the page starts with: the library's choice, as in `sociometer report agreement`. */
-export const defaultJudge = (data: AgreementData): string | undefined => defaultJudgeOf(data.rows);
+export function defaultJudge(data: AgreementData): string | undefined {
+  return data.raters.filter((r) => r.rater_kind === "llm").sort((x, y) => y.instances - x.instances || x.rater.localeCompare(y.rater))[0]?.rater;
+}
 
 /** The choices for A (named raters, LLMs first) and for B (the mean of human annotators first, when there are any). */
 export function raterChoices(data: AgreementData): {a: RaterChoice[]; b: RaterChoice[]; named: Map<string, RaterChoice>} {
@@ -79,11 +81,89 @@ export function raterChoices(data: AgreementData): {a: RaterChoice[]; b: RaterCh
   return {a: list, b: data.humans > 0 ? [HUMANS, ...list] : list, named};
 }
 
+/** The menus' starting A and B: the default judge (else the first rater) against the humans (else the next rater). Entries of `choices`, as the menus compare by identity. */
+export function startingRaters(choices: ReturnType<typeof raterChoices>, judge: string | undefined): {a: RaterChoice | null; b: RaterChoice | null} {
+  const a = (judge === undefined ? undefined : choices.named.get(judge)) ?? choices.a[0] ?? null;
+  const b = choices.b.includes(HUMANS) ? HUMANS : choices.b.find((c) => c !== a) ?? choices.b[0] ?? null;
+  return {a, b};
+}
+
 /** How a choice is named in the menus: "gpt-4 (llm, 1,176 scores)", "mean of human annotators (8 annotators)". */
 export function choiceLabel(choice: RaterChoice, data: AgreementData): string {
   if (choice === HUMANS) return `${raterLabel(choice)} (${data.humans} annotator${data.humans === 1 ? "" : "s"})`;
   const info = data.raters.find((r) => r.rater === choice.rater);
   return info ? `${info.rater} (${info.rater_kind}, ${info.instances.toLocaleString("en-US")} scores)` : choice.rater;
+}
+
+/** Whether two sets of options are the same (raters by name). */
+export const sameOptions = (x: ViewOptions, y: ViewOptions): boolean => JSON.stringify([x.a, x.b, x.bins, x.basis]) === JSON.stringify([y.a, y.b, y.bins, y.basis]);
+
+/** Progress of the worker's current job, for the page's status line. */
+export interface Progress {
+  job: string;
+  done: number;
+  total: number;
+  /** What is being done, in words ("reading instance rows"). */
+  what: string;
+}
+
+/** The page's side of the agreement worker (see the protocol in agreement-worker.ts). */
+export interface AgreementWorker {
+  /** Runs a named job; resolves with its result, rejects with its error. Progress goes to the listeners. */
+  run<T>(job: string, params?: unknown): Promise<T>;
+  /** The agreement view for these options, computed over every instance row. */
+  view(options: ViewOptions): Promise<AgreementView>;
+  /** Called with each progress message (and null when a job ends). */
+  onProgress(listener: (p: Progress | null) => void): () => void;
+  terminate(): void;
+}
+
+/**
+ * Starts the worker and has it load the instance rows at once, so that by the
+ * time a reader changes an option they are (or are being) read.
+ */
+export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary): AgreementWorker {
+  const worker = new Worker(import.meta.resolve("./agreement-worker.js"), {type: "module"});
+  const pending = new Map<number, {resolve: (v: unknown) => void; reject: (e: Error) => void; job: string}>();
+  const listeners = new Set<(p: Progress | null) => void>();
+  let next = 0;
+  const tell = (p: Progress | null) => {
+    for (const l of listeners) l(p);
+  };
+  worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+    const reply = event.data;
+    const call = pending.get(reply.id);
+    if (!call) return;
+    if (reply.type === "progress") return tell({job: call.job, done: reply.done, total: reply.total, what: reply.what});
+    pending.delete(reply.id);
+    tell(null);
+    if (reply.type === "result") call.resolve(reply.value);
+    else call.reject(new Error(reply.message));
+  };
+  worker.onerror = (event) => {
+    for (const call of pending.values()) call.reject(new Error(`the agreement worker failed: ${event.message}`));
+    pending.clear();
+  };
+  const run = <T>(job: string, params?: unknown): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const id = next++;
+      pending.set(id, {resolve: resolve as (v: unknown) => void, reject, job});
+      worker.postMessage({id, job, params});
+    });
+  const url = new URL(rowsUrl, document.baseURI).href;
+  const load: LoadParams = {url, raters: summary.raters.map((r) => r.rater), dimensions: summary.dimensions, rows: summary.rows, warm: summary.start ?? undefined};
+  void run("load", load).catch(() => {
+    // The next job gets the same error, where the page shows it.
+  });
+  return {
+    run,
+    view: (options) => run<AgreementView>("view", options),
+    onProgress(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    terminate: () => worker.terminate(),
+  };
 }
 
 export const BASIS_LABELS: Record<SpreadBasis, string> = {

@@ -25,11 +25,24 @@ export function halfPointBins(diffs: readonly number[]): {from: number; to: numb
   return [...counts.entries()].sort((a, b) => a[0] - b[0]).map(([k, instances]) => ({from: k / 2 - 0.25, to: k / 2 + 0.25, instances}));
 }
 
-export function differenceHistogram(diffs: readonly number[], options: DifferenceHistogramOptions): TopLevelSpec {
+/** Differences counted in half-point bins (halfPointBins), and how far the x axis must reach. */
+export interface DifferenceCounts {
+  bins: {from: number; to: number; instances: number}[];
+  /** The largest ceil(|A − B| + 0.25): the extent that shows every bar whole (0 with no differences). */
+  reach: number;
+}
+
+/** The counts differenceHistogram draws, from the differences themselves (one loop: no spread of 140k values into Math.max). */
+export function differenceCounts(diffs: readonly number[]): DifferenceCounts {
+  let reach = 0;
+  for (const d of diffs) reach = Math.max(reach, Math.ceil(Math.abs(d) + 0.25));
+  return {bins: halfPointBins(diffs), reach};
+}
+
+/** The histogram of pre-counted differences: the agreement page gets the counts from its worker, never the 1.4M differences. */
+export function differenceHistogram(counts: DifferenceCounts, options: DifferenceHistogramOptions): TopLevelSpec {
   const {title, bias, spread, width, xTitle} = options;
-  // A loop, not Math.max(...diffs): the agreement page passes one difference per instance (140k at 100k episodes).
-  let extent = spread !== null ? Math.max(1, Math.ceil(spread)) : 1;
-  for (const d of diffs) extent = Math.max(extent, Math.ceil(Math.abs(d) + 0.25));
+  const extent = Math.max(spread !== null ? Math.max(1, Math.ceil(spread)) : 1, counts.reach);
   const tickStep = extent <= 6 ? 1 : extent <= 12 ? 2 : 5;
   const ticks: number[] = [];
   for (let t = -Math.floor(extent / tickStep) * tickStep; t <= extent; t += tickStep) ticks.push(t);
@@ -49,7 +62,7 @@ export function differenceHistogram(diffs: readonly number[], options: Differenc
         : []),
       {
         // Binned here rather than by Vega's bin transform, which has no extent (and warns) when every difference is equal.
-        data: {values: halfPointBins(diffs)},
+        data: {values: counts.bins},
         mark: {type: "bar", color: "#4c78a8", tooltip: true},
         encoding: {
           x: {field: "from", bin: "binned", ...x, title: xTitle},

@@ -1,10 +1,12 @@
 // Instance rows for the agreement page (loaders/queries/agreement.ts): every
-// rater's score per (episode, agent, dimension) on the SOTOPIA episodes that
-// two or more raters scored, with the dimension's range and who played the
-// agent. Rank statistics, perceived ranges and kappa need these instance rows;
-// src/lib/agreement.ts pairs and scores them in the page as the CLI does.
+// rater's score per (episode, agent, dimension) on every SOTOPIA episode that
+// two or more raters scored, no cap, with numbered keys (AGREEMENT_COLUMNS_SQL)
+// that the page's worker reads as typed arrays; the rater and dimension names
+// the codes stand for come with data/agreement-summary.json. Rank statistics,
+// perceived ranges and kappa need instance rows; src/client/agreement-engine.ts
+// pairs and scores them in the worker with the library's numbers.
 
-import {agreementRowsSql} from "../../loaders/queries/agreement.js";
-import {AGREEMENT_LIMIT, emitParquet} from "./store.js";
+import {AGREEMENT_COLUMNS_SQL} from "../../loaders/queries/agreement.js";
+import {emitParquet} from "./store.js";
 
-await emitParquet(agreementRowsSql(AGREEMENT_LIMIT));
+await emitParquet(AGREEMENT_COLUMNS_SQL);

@@ -13,8 +13,8 @@ export interface Correlation {
   ci: [number, number];
 }
 
-/** Pearson's r of paired values, with its two-sided p-value and Fisher-z interval. */
-export function pearson(xs: readonly number[], ys: readonly number[], level = 0.95): Correlation {
+/** Pearson's r of paired values (arrays or typed arrays), with its two-sided p-value and Fisher-z interval. */
+export function pearson(xs: ArrayLike<number>, ys: ArrayLike<number>, level = 0.95): Correlation {
   if (xs.length !== ys.length) throw new Error(`pearson needs paired values: ${xs.length} x and ${ys.length} y`);
   const n = xs.length;
   let mx = 0;

@@ -1,7 +1,7 @@
 import {describe, expect, it} from "vitest";
-import {differenceView, pText, sameRater, sameRaterText, trustSummary} from "../../src/client/agreement.js";
+import {defaultJudge, differenceView, pText, raterChoices, sameRater, sameRaterText, startingRaters, trustSummary} from "../../src/client/agreement.js";
 import {agreementTable, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
-import {differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
+import {differenceCounts, differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
 
 describe("sameRater", () => {
   it("is true only when A and B name the same rater", () => {
@@ -10,6 +10,29 @@ describe("sameRater", () => {
     expect(sameRater({rater: "annotator-01"}, HUMANS)).toBe(false);
     expect(sameRater(null, {rater: "gpt-4"})).toBe(false);
     expect(sameRaterText({rater: "gpt-4"})).toBe("A and B are the same rater (gpt-4): every score would be compared with itself. Choose a different rater B.");
+  });
+});
+
+describe("startingRaters", () => {
+  const rater = (name: string, kind: string, instances: number) => ({rater: name, rater_kind: kind, instances});
+  const start = (raters: ReturnType<typeof rater>[]) => {
+    const data = {raters, humans: raters.filter((r) => r.rater_kind === "human").length};
+    const choices = raterChoices(data);
+    const {a, b} = startingRaters(choices, defaultJudge(data));
+    // The menus compare by identity: the starting values are the menus' own entries.
+    expect(a === null || choices.a.includes(a)).toBe(true);
+    expect(b === null || choices.b.includes(b)).toBe(true);
+    return [a, b];
+  };
+
+  it("starts on the LLM with the most scores (ties by name) against the mean of the annotators", () => {
+    expect(start([rater("h1", "human", 9), rater("judge-b", "llm", 5), rater("judge-a", "llm", 5), rater("small", "llm", 2)])).toEqual([{rater: "judge-a"}, HUMANS]);
+  });
+
+  it("with no annotators, against the next rater; with no LLM, a human annotator against the others; with nobody, nothing", () => {
+    expect(start([rater("judge-a", "llm", 5), rater("judge-b", "llm", 3)])).toEqual([{rater: "judge-a"}, {rater: "judge-b"}]);
+    expect(start([rater("h2", "human", 3), rater("h1", "human", 3)])).toEqual([{rater: "h1"}, HUMANS]);
+    expect(start([])).toEqual([null, null]);
   });
 });
 
@@ -44,7 +67,7 @@ describe("halfPointBins", () => {
 
   it("gives one bar when every difference is equal (A's scores equal B's), with no bin transform left for Vega", () => {
     expect(halfPointBins(new Array(1176).fill(0))).toEqual([{from: -0.25, to: 0.25, instances: 1176}]);
-    const spec = JSON.stringify(differenceHistogram([0, 0, 0], {title: "t", bias: 0, spread: null, width: 600, xTitle: "x"}));
+    const spec = JSON.stringify(differenceHistogram(differenceCounts([0, 0, 0]), {title: "t", bias: 0, spread: null, width: 600, xTitle: "x"}));
     expect(spec).not.toContain('"bin":{');
   });
 });

@@ -1,0 +1,147 @@
+// The agreement page's worker: reads every instance row once
+// (data/agreement-rows.parquet) and computes views over them off the page's
+// thread, so an input event only posts a message and draws the reply.
+//
+// Protocol (structured-clone messages; one reply stream per request id):
+//   page → worker  {id, job, params}                 run the job named `job`
+//   worker → page  {id, type: "progress", done, total, what}   any number, optional
+//                  {id, type: "result", value}       once, ends the job
+//                  {id, type: "error", message}      once, ends the job
+// Jobs run one at a time, in the order they arrive; between jobs, while no
+// request waits, the worker computes ahead for the last view's neighbours
+// (AgreementEngine.prefetch), one step at a time. `load` comes first (the
+// page sends it when it starts the worker); every other job waits for it and
+// gets its failure as its own error. The jobs are the entries of JOBS: to host
+// another computation (a Reliability section, say), add an entry whose
+// function takes its params and a JobContext (progress, and the loaded rows
+// as columns and as an AgreementEngine) and returns a structured-cloneable value.
+
+import {tableFromIPC} from "apache-arrow";
+import initParquet, {ParquetFile} from "parquet-wasm/esm";
+import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
+import {AgreementEngine, columnsFromCodes, type AgreementColumns, type CodedScores, type ViewOptions} from "./agreement-engine.js";
+
+export interface WorkerRequest {
+  id: number;
+  job: string;
+  params: unknown;
+}
+
+export type WorkerReply =
+  | {id: number; type: "progress"; done: number; total: number; what: string}
+  | {id: number; type: "result"; value: unknown}
+  | {id: number; type: "error"; message: string};
+
+export interface JobContext {
+  progress(done: number, total: number, what: string): void;
+  /** The loaded rows; rejects with the load's error. */
+  loaded(): Promise<{columns: AgreementColumns; engine: AgreementEngine}>;
+}
+
+/** What the page sends with `load`: the rows file and the summary's dictionaries, which the file's codes index. */
+export interface LoadParams {
+  url: string;
+  raters: string[];
+  dimensions: AgreementColumns["dimensions"];
+  /** Score rows the summary counted: the file must hold as many. */
+  rows: number;
+  /** Options to compute once loaded, so the first change finds the annotators' scores and the judge's ready. */
+  warm?: ViewOptions;
+}
+
+type Job = (params: never, context: JobContext) => unknown;
+
+const CODED_COLUMNS: (keyof CodedScores)[] = ["instance", "episode", "dimension_code", "played_human", "rater_code", "human", "value"];
+const FILE = "agreement-rows.parquet";
+
+let loading: Promise<{columns: AgreementColumns; engine: AgreementEngine}> | null = null;
+
+/** Reads the rows file one row group at a time (OFFLINE.md: whole-file decoding fails on large files) into columns. */
+async function load({url, raters, dimensions, rows, warm}: LoadParams, context: JobContext): Promise<{rows: number; instances: number}> {
+  loading = (async () => {
+    await initParquet({module_or_path: import.meta.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm")});
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`cannot load ${FILE}: ${response.status} ${response.statusText}`);
+    const file = await ParquetFile.fromFile(await response.blob());
+    const metadata = file.metadata();
+    const groups = metadata.rowGroups();
+    try {
+      const inFile = metadata.fileMetadata().numRows();
+      if (inFile !== rows) throw new Error(`${FILE} holds ${inFile} rows where agreement-summary.json counted ${rows}: the two files come from different stores; rebuild the site`);
+      const coded = {
+        instance: new Int32Array(rows), episode: new Int32Array(rows), dimension_code: new Int32Array(rows), played_human: new Uint8Array(rows),
+        rater_code: new Int32Array(rows), human: new Uint8Array(rows), value: new Float64Array(rows),
+      } satisfies CodedScores;
+      let offset = 0;
+      for (const [i, group] of groups.entries()) {
+        const table = tableFromIPC((await file.read({rowGroups: [i], columns: CODED_COLUMNS})).intoIPCStream());
+        for (const name of CODED_COLUMNS) {
+          const vector = table.getChild(name);
+          if (!vector) throw new Error(`${FILE} has no column ${name}: rebuild the site`);
+          const target = coded[name];
+          let at = offset;
+          for (const chunk of vector.data) {
+            const values = chunk.values as ArrayLike<number>;
+            for (let j = 0; j < chunk.length; j++) target[at++] = values[j]!;
+          }
+        }
+        offset += group.numRows();
+        context.progress(offset, rows, "reading instance rows");
+      }
+      const columns = columnsFromCodes(coded, raters, dimensions, FILE);
+      return {columns, engine: new AgreementEngine(columns, SOTOPIA_DIMENSIONS.map((d) => d.key))};
+    } finally {
+      for (const group of groups) group.free();
+      metadata.free();
+      file.free();
+    }
+  })();
+  const {columns, engine} = await loading;
+  if (warm) engine.view(warm);
+  return {rows: columns.value.length, instances: columns.rowStart.length - 1};
+}
+
+/** The jobs, by name (see the protocol above). */
+export const JOBS: Record<string, Job> = {
+  load: load as Job,
+  view: (async (options: ViewOptions, context: JobContext) => (await context.loaded()).engine.view(options)) as Job,
+};
+
+/** Runs requests one after another, answering each by its id; computes ahead when idle. */
+function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null}): void {
+  let queue: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  let ahead: ViewOptions | null = null;
+  const computeAhead = async () => {
+    if (waiting > 0 || ahead === null || loading === null) return;
+    const {engine} = await loading;
+    // A request that came in meanwhile goes first; the next step waits for the next idle moment.
+    if (waiting === 0 && ahead !== null && engine.prefetch(ahead)) setTimeout(computeAhead, 0);
+  };
+  scope.onmessage = ({data: {id, job, params}}) => {
+    waiting++;
+    const context: JobContext = {
+      progress: (done, total, what) => scope.postMessage({id, type: "progress", done, total, what}),
+      loaded: () => loading ?? Promise.reject(new Error("no rows loaded: the page sends `load` first")),
+    };
+    queue = queue.then(async () => {
+      try {
+        const run = JOBS[job];
+        if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(JOBS).join(", ")}`);
+        const value = await run(params as never, context);
+        if (job === "view") ahead = params as ViewOptions;
+        if (job === "load") ahead = (params as LoadParams).warm ?? null;
+        scope.postMessage({id, type: "result", value});
+      } catch (e) {
+        scope.postMessage({id, type: "error", message: e instanceof Error ? e.message : String(e)});
+      } finally {
+        waiting--;
+        setTimeout(computeAhead, 0);
+      }
+    });
+  };
+}
+
+// Only inside a worker: tests import JOBS in Node, where there is no worker scope.
+const workerScope = (globalThis as {WorkerGlobalScope?: abstract new () => unknown}).WorkerGlobalScope;
+if (workerScope && globalThis instanceof workerScope) serve(globalThis as never);
