@@ -1,20 +1,16 @@
 // The agreement page's reliability table, computed off the main thread: the
-// page posts the rows and options, this worker runs reliabilityReport (the
-// CLI's function) and posts progress now and then, then the report.
+// page posts where the rows are and the options; this worker reads the rows,
+// runs reliabilityReport (the CLI's function), posts the stage and progress
+// now and then, then the report and the first judge's Bland–Altman pairs.
 
-import type {RaterScore} from "../lib/agreement.js";
-import {reliabilityReport, type ReliabilityOptions} from "../lib/reliability.js";
+import {computeReliability, type ReliabilityRequest} from "./reliability.js";
 
-export interface ReliabilityRequest {
-  rows: RaterScore[];
-  options: Omit<ReliabilityOptions, "onProgress">;
-}
-
-self.onmessage = (event: MessageEvent<ReliabilityRequest>) => {
-  const {rows, options} = event.data;
+self.onmessage = async (event: MessageEvent<ReliabilityRequest>) => {
   try {
-    const report = reliabilityReport(rows, {...options, onProgress: (done, total) => self.postMessage({kind: "progress", done, total})});
-    self.postMessage({kind: "report", report});
+    const result = await computeReliability(event.data,
+      (done, total) => self.postMessage({kind: "progress", done, total}),
+      (text) => self.postMessage({kind: "stage", text}));
+    self.postMessage({kind: "result", result});
   } catch (e) {
     self.postMessage({kind: "error", message: e instanceof Error ? e.message : String(e)});
   }

@@ -1,60 +1,123 @@
-// Data and glue for the agreement page's "Reliability" section: the score
-// rows and scenarios from DuckDB-wasm, the options as the page's inputs give
-// them, and the bootstrap run in a Web Worker (src/client/reliability-worker.ts)
-// so the page stays responsive while 1,000 resamples run.
+// Data and glue for the agreement page's "Reliability" section. The score
+// rows never reach the page's main thread: a Web Worker
+// (src/client/reliability-worker.ts) fetches and decodes them, runs the CLI's
+// reliabilityReport with the page's options and posts progress, then the
+// report and the Bland–Altman pairs of the first judge. The page itself holds
+// only the judge panel's choices (data/reliability-raters.json), so the
+// section costs the page the same at 100 or 1M episodes.
 
-import {HUMANS, type RaterScore} from "../lib/agreement.js";
+import {HUMANS, pairInstances, type RaterScore} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {reliabilityReport, type ReliabilityOptions, type ReliabilityReport} from "../lib/reliability.js";
-import type {Database} from "./duckdb.js";
+import {readParquetRows} from "./tables.js";
 
-export interface ReliabilityData {
-  rows: RaterScore[];
-  scenarioOf: Map<string, string | null>;
-  /** LLM raters on episodes a human annotator also scored, most scores first: the judge panel's choices. */
-  llmRaters: string[];
+/** One LLM rater of the agreement rows, as data/reliability-raters.json lists it. */
+export interface RaterCount {
+  rater: string;
+  /** Its scores on episodes a human annotator also scored. */
+  on_annotated: number;
+  /** Its scores in all. */
+  total: number;
 }
 
-/** Reads the agreement rows in the CLI's order (loaders/queries/agreement.ts) and each episode's scenario. */
-export async function loadReliabilityData(db: Database): Promise<ReliabilityData> {
-  const rows = await db.query<RaterScore>("SELECT episode_id, agent, dimension, rater, rater_kind, value, lo, hi, played_by FROM agreement_rows ORDER BY episode_id, agent, dimension, rater");
-  const scenarios = await db.query<{episode_id: string; scenario_id: string | null}>("SELECT episode_id, scenario_id FROM episode_scenarios");
-  const annotated = new Set<string>();
-  for (const r of rows) if (r.rater_kind === "human") annotated.add(r.episode_id);
-  const counts = new Map<string, number>();
-  for (const r of rows) if (r.rater_kind === "llm" && annotated.has(r.episode_id)) counts.set(r.rater, (counts.get(r.rater) ?? 0) + 1);
-  const llmRaters = Array.from(counts.entries()).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).map(([rater]) => rater);
-  return {rows, scenarioOf: new Map(scenarios.map((s) => [s.episode_id, s.scenario_id])), llmRaters};
+/**
+ * The judge panel's choices (LLM raters on episodes a human also scored, most
+ * such scores first, then by name) and the starting judge (the LLM rater with
+ * the most scores, ties by name: lib/agreement.ts defaultJudge), falling back
+ * to the first choice when that rater met no human.
+ */
+export function judgeChoices(raters: readonly RaterCount[]): {llmRaters: string[]; firstJudge: string | undefined} {
+  const llmRaters = raters.filter((r) => r.on_annotated > 0)
+    .sort((x, y) => y.on_annotated - x.on_annotated || (x.rater < y.rater ? -1 : 1)).map((r) => r.rater);
+  const busiest = raters.slice().sort((x, y) => y.total - x.total || x.rater.localeCompare(y.rater))[0]?.rater;
+  return {llmRaters, firstJudge: busiest !== undefined && llmRaters.includes(busiest) ? busiest : llmRaters[0]};
+}
+
+/** Where the worker reads its rows: the page's FileAttachment URLs. */
+export interface ReliabilitySources {
+  rows: string;
+  scenarios: string;
 }
 
 /** The page's options, as its inputs hold them. */
 export type PageReliabilityOptions = Omit<ReliabilityOptions, "dimensions" | "against" | "scenarioOf" | "onProgress">;
 
+/** Each dimension's paired scores of the chart's judge (A) and the mean of the human annotators (B). */
+export type BlandAltmanPairs = Record<string, {a: Float64Array; b: Float64Array}>;
+
+export interface ReliabilityResult {
+  report: ReliabilityReport;
+  pairs: BlandAltmanPairs;
+}
+
+/** What the worker is asked. */
+export interface ReliabilityRequest {
+  sources: ReliabilitySources;
+  options: PageReliabilityOptions;
+  /** The judge whose Bland–Altman charts the page draws, if any. */
+  chartJudge: string | undefined;
+}
+
+/** Reads the agreement rows in the CLI's order (the loader orders them by episode, agent, dimension, rater) and each episode's scenario. */
+async function readSources(sources: ReliabilitySources): Promise<{rows: RaterScore[]; scenarioOf: Map<string, string | null>}> {
+  const [raw, scenarios] = await Promise.all([readParquetRows(sources.rows), readParquetRows(sources.scenarios)]);
+  const rows = raw.map((r): RaterScore => ({
+    episode_id: r.episode_id as string, agent: r.agent as number, dimension: r.dimension as string, rater: r.rater as string,
+    rater_kind: r.rater_kind as string, value: r.value as number, lo: r.lo as number, hi: r.hi as number, played_by: r.played_by as string
+  }) as RaterScore);
+  return {rows, scenarioOf: new Map(scenarios.map((s) => [s.episode_id as string, s.scenario_id as string | null]))};
+}
+
+/** The whole computation, wherever it runs: in the worker, or on the main thread where there is no Worker. */
+export async function computeReliability(request: ReliabilityRequest, onProgress: (done: number, total: number) => void, onStage: (text: string) => void = () => {}): Promise<ReliabilityResult> {
+  onStage("Reading the score rows in the background worker…");
+  const {rows, scenarioOf} = await readSources(request.sources);
+  const report = reliabilityReport(rows, {
+    ...request.options, against: HUMANS, dimensions: SOTOPIA_DIMENSIONS.map((d) => ({key: d.key, lo: d.lo, hi: d.hi})),
+    scenarioOf: request.options.cluster ? scenarioOf : undefined, onProgress
+  });
+  const pairs: BlandAltmanPairs = {};
+  if (request.chartJudge !== undefined) {
+    const paired = pairInstances(rows, {rater: request.chartJudge}, HUMANS);
+    const counts = new Map<string, number>();
+    for (const i of paired) counts.set(i.dimension, (counts.get(i.dimension) ?? 0) + 1);
+    for (const [dimension, n] of counts) pairs[dimension] = {a: new Float64Array(n), b: new Float64Array(n)};
+    const filled = new Map<string, number>();
+    for (const i of paired) {
+      const k = filled.get(i.dimension) ?? 0;
+      pairs[i.dimension].a[k] = i.judge;
+      pairs[i.dimension].b[k] = i.other;
+      filled.set(i.dimension, k + 1);
+    }
+  }
+  return {report, pairs};
+}
+
 export interface ReliabilityRun {
-  /** Resolves with the report; rejects with the worker's error. */
-  report: Promise<ReliabilityReport>;
+  /** Resolves with the report and chart pairs; rejects with the worker's error. */
+  result: Promise<ReliabilityResult>;
   /** Stops the worker (the page calls it when an option changes before the run ends). */
   cancel(): void;
 }
 
-/**
- * Runs the reliability table in a module worker, reporting progress; where
- * the browser has no Worker, on the main thread (the same function either way).
- */
-export function runReliability(data: ReliabilityData, options: PageReliabilityOptions, onProgress: (done: number, total: number) => void): ReliabilityRun {
-  const full: Omit<ReliabilityOptions, "onProgress"> = {...options, against: HUMANS, dimensions: SOTOPIA_DIMENSIONS.map((d) => ({key: d.key, lo: d.lo, hi: d.hi})),
-    scenarioOf: options.cluster ? data.scenarioOf : undefined};
-  if (typeof Worker === "undefined") {
-    return {report: Promise.resolve().then(() => reliabilityReport(data.rows, {...full, onProgress})), cancel: () => {}};
-  }
+type WorkerMessage =
+  | {kind: "progress"; done: number; total: number}
+  | {kind: "stage"; text: string}
+  | {kind: "result"; result: ReliabilityResult}
+  | {kind: "error"; message: string};
+
+/** Runs the reliability table in a module worker, reporting the stage and progress; on the main thread where there is no Worker. */
+export function runReliability(request: ReliabilityRequest, onProgress: (done: number, total: number) => void, onStage: (text: string) => void): ReliabilityRun {
+  if (typeof Worker === "undefined") return {result: computeReliability(request, onProgress, onStage), cancel: () => {}};
   const worker = new Worker(import.meta.resolve("./reliability-worker.js"), {type: "module"});
-  const report = new Promise<ReliabilityReport>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<{kind: string; done: number; total: number; report: ReliabilityReport; message: string}>) => {
+  const result = new Promise<ReliabilityResult>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
       const m = event.data;
       if (m.kind === "progress") onProgress(m.done, m.total);
+      else if (m.kind === "stage") onStage(m.text);
       else {
         worker.terminate();
-        if (m.kind === "report") resolve(m.report);
+        if (m.kind === "result") resolve(m.result);
         else reject(new Error(m.message));
       }
     };
@@ -63,8 +126,8 @@ export function runReliability(data: ReliabilityData, options: PageReliabilityOp
       reject(new Error(e.message || "the reliability worker failed"));
     };
   });
-  worker.postMessage({rows: data.rows, options: full});
-  return {report, cancel: () => worker.terminate()};
+  worker.postMessage(request);
+  return {result, cancel: () => worker.terminate()};
 }
 
 /** The progress note under the options: how far the bootstrap is. */

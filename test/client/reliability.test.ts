@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {progressText} from "../../src/client/reliability.js";
+import {judgeChoices, progressText} from "../../src/client/reliability.js";
 import {blandAltman} from "../../src/lib/bland-altman.js";
 import {blandAltmanChart, MAX_POINTS} from "../../src/components/reliability-bland-altman.js";
 
@@ -34,5 +34,20 @@ describe("progressText", () => {
   it("says how far the worker is, then that it is done", () => {
     expect(progressText(4500, 63000)).toBe("Bootstrap running in a background worker: 4,500 of 63,000 statistic resamples (7%).");
     expect(progressText(63000, 63000)).toBe("Bootstrap done: 63,000 statistic resamples.");
+  });
+});
+
+describe("judgeChoices", () => {
+  it("offers the LLM raters that met a human, most such scores first, and starts on the busiest LLM rater if it is one of them", () => {
+    const raters = [
+      {rater: "b-judge", on_annotated: 40, total: 90},
+      {rater: "a-judge", on_annotated: 40, total: 50},
+      {rater: "solo", on_annotated: 0, total: 500},
+      {rater: "c-judge", on_annotated: 70, total: 70}
+    ];
+    // "solo" has the most scores but never met a human: the start falls back to the first choice.
+    expect(judgeChoices(raters)).toEqual({llmRaters: ["c-judge", "a-judge", "b-judge"], firstJudge: "c-judge"});
+    expect(judgeChoices(raters.filter((r) => r.rater !== "solo"))).toEqual({llmRaters: ["c-judge", "a-judge", "b-judge"], firstJudge: "b-judge"});
+    expect(judgeChoices([])).toEqual({llmRaters: [], firstJudge: undefined});
   });
 });
