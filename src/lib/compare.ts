@@ -94,6 +94,15 @@ export function onSide(row: CompareRow, side: Side): boolean {
   return true;
 }
 
+/** onSide over the keys the side names only (collect reads every row of both sides with it). */
+function onKeys(row: CompareRow, side: Side, keys: readonly SideKey[]): boolean {
+  for (const k of keys) {
+    const have = row[k];
+    if (have !== null && have !== side[k]) return false;
+  }
+  return true;
+}
+
 export type Pairing = "task" | "instance";
 
 /** Two sides that differ only in rater or run rate the same episodes: pair them by episode. */
@@ -192,19 +201,26 @@ export const matchedKeys = (a: Side, b: Side): SideKey[] => MATCHED_KEYS.filter(
 
 function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matched: readonly SideKey[]): Map<string, Map<string, SideItem>> {
   const byMetric = new Map<string, Map<string, SideItem>>();
+  // Rows come grouped by metric: the last metric's items are looked up once per run of rows, not once per row.
+  let lastMetric: string | null = null;
+  let items: Map<string, SideItem> | undefined;
+  const wanted = SIDE_KEYS.filter((k) => side[k] !== undefined);
   for (const r of rows) {
-    if (!onSide(r, side)) continue;
-    let items = byMetric.get(r.metric);
-    if (!items) byMetric.set(r.metric, (items = new Map()));
+    if (!onKeys(r, side, wanted)) continue;
+    if (r.metric !== lastMetric) {
+      lastMetric = r.metric;
+      items = byMetric.get(r.metric);
+      if (!items) byMetric.set(r.metric, (items = new Map()));
+    }
     let key = pairing === "task" ? r.task : r.instance;
     for (const k of matched) if (r[k] !== null) key += ` | ${k} ${r[k]}`;
-    const item = items.get(key);
+    const item = items!.get(key);
     if (item) {
       item.value += r.value;
       item.rows++;
       if (r.episode_id < item.episode) item.episode = r.episode_id;
     } else {
-      items.set(key, {value: r.value, rows: 1, episode: r.episode_id, cluster: r.cluster});
+      items!.set(key, {value: r.value, rows: 1, episode: r.episode_id, cluster: r.cluster});
     }
   }
   for (const items of byMetric.values()) for (const item of items.values()) item.value /= item.rows;
