@@ -108,17 +108,22 @@ export function pairedBootstraps(differences: readonly ArrayLike<number>[], opti
   // weights: the first computes all the means in one pass over the weights
   // (each mean summed in the same order as alone, so the same bits), the
   // others read theirs from that pass.
-  const values = differences.map((d) => Float64Array.from(d as ArrayLike<number>));
-  const sums = new Float64Array(values.length);
+  // Metric-major within each pair (pair i's metrics side by side), so the pass reads memory in order.
+  const metrics = differences.length;
+  const values = new Float64Array(n * metrics);
+  differences.forEach((d, m) => {
+    for (let i = 0; i < n; i++) values[i * metrics + m] = d[i];
+  });
+  const sums = new Float64Array(metrics);
   let total = 0;
   const allMeans = (w: Float64Array): void => {
     sums.fill(0);
     total = 0;
-    const metrics = values.length;
     for (let i = 0; i < n; i++) {
       const wi = w[i];
       if (wi === 0) continue;
-      for (let m = 0; m < metrics; m++) sums[m] += wi * values[m][i];
+      const base = i * metrics;
+      for (let m = 0; m < metrics; m++) sums[m] += wi * values[base + m];
       total += wi;
     }
   };
@@ -126,7 +131,7 @@ export function pairedBootstraps(differences: readonly ArrayLike<number>[], opti
     if (m === 0) allMeans(w);
     return total > 0 ? sums[m] / total : NaN;
   };
-  return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, values.map((_, m) => meanAt(m)), options);
+  return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map((_, m) => meanAt(m)), options);
 }
 
 /** The 2 × 2 table of paired binary outcomes: a both 1, b A only, c B only, d both 0. */
