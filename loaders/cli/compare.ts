@@ -7,11 +7,11 @@ import {parseCommandLine} from "./args.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {HSII_COMPARE_SQL, IB_SOURCES_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
-import type {DuckDBDataChunk} from "@duckdb/node-api";
+import {pairInStore, readCoded} from "./compare-pairs.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
@@ -48,65 +48,20 @@ export async function readCompareRows(store: Store, benchmark: CompareBenchmark,
 
 const STRING_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", ...SIDE_KEYS] as const;
 
-let readCount = 0;
-
-/**
- * Compare rows with every text decoded once per distinct value. Decoding each
- * cell's text (a view and a TextDecoder call per value) took most of the
- * CLI's time at 100k episodes, yet a task or an episode id recurs in 16 rows
- * (8 metrics, 2 sides) and a model in thousands: the rows are staged in a
- * temporary table, each text column's distinct values read once, and the rows
- * read as integer codes into them. Every row gets the same shape, so the
- * library's loops over them stay monomorphic.
- */
+/** Compare rows, their texts decoded once per distinct value (readCoded), every row the same shape so the library's loops over them stay monomorphic. */
 async function readRowsColumnar(store: Store, sql: string, params: string[] = []): Promise<CompareRow[]> {
-  const conn = store.conn;
-  const stage = `compare_rows_${++readCount}`;
-  const dict = (c: string) => `${stage}_${c}`;
-  // row_number() over the ordered query keeps the order the SQL gives (metrics as listed); some 0/1 outcomes are DECIMAL literals.
-  await conn.run(`CREATE TEMP TABLE ${stage} AS SELECT row_number() OVER () AS seq, * REPLACE (value::DOUBLE AS value) FROM (${sql})`, params);
-  try {
-    const dictionaries: string[][] = [];
-    for (const c of STRING_COLUMNS) {
-      await conn.run(`CREATE TEMP TABLE ${dict(c)} AS SELECT ${c} AS text, (row_number() OVER () - 1)::INTEGER AS code FROM (SELECT DISTINCT ${c} FROM ${stage} WHERE ${c} IS NOT NULL)`);
-      const texts: string[] = [];
-      await readChunks(conn, `SELECT text, code FROM ${dict(c)}`, (chunk) => {
-        const text = chunk.getColumnVector(0) as unknown as Column<string>;
-        const code = chunk.getColumnVector(1) as unknown as Column<number>;
-        for (let r = 0; r < chunk.rowCount; r++) texts[code.getItem(r)] = text.getItem(r);
-      });
-      dictionaries.push(texts);
-    }
-    const joins = STRING_COLUMNS.map((c) => `LEFT JOIN ${dict(c)} ON ${dict(c)}.text = s.${c}`).join(" ");
-    const codes = STRING_COLUMNS.map((c) => `coalesce(${dict(c)}.code, -1) AS ${c}`).join(", ");
-    const out: CompareRow[] = [];
-    const [episode, task, instance, cluster, metric, kind, model, rater, run, source, setting, memory, cot] = dictionaries;
-    const text = (texts: string[], code: number): string | null => (code < 0 ? null : texts[code]);
-    await readChunks(conn, `SELECT s.value, ${codes} FROM ${stage} s ${joins} ORDER BY s.seq`, (chunk) => {
-      const value = chunk.getColumnVector(0) as unknown as Column<number>;
-      const v = STRING_COLUMNS.map((_, i) => chunk.getColumnVector(i + 1) as unknown as Column<number>);
-      for (let r = 0; r < chunk.rowCount; r++) {
-        out.push({
-          episode_id: episode[v[0].getItem(r)], task: task[v[1].getItem(r)], instance: instance[v[2].getItem(r)], cluster: cluster[v[3].getItem(r)],
-          metric: metric[v[4].getItem(r)], kind: kind[v[5].getItem(r)], value: value.getItem(r),
-          model: text(model, v[6].getItem(r)), rater: text(rater, v[7].getItem(r)), run: text(run, v[8].getItem(r)), source: text(source, v[9].getItem(r)),
-          setting: text(setting, v[10].getItem(r)), memory: text(memory, v[11].getItem(r)), cot: text(cot, v[12].getItem(r)),
-        });
-      }
+  // row_number() over the ordered query keeps the order the SQL gives (metrics as listed).
+  const coded = await readCoded(store.conn, `SELECT row_number() OVER () AS seq, * FROM (${sql})`, ["value"], STRING_COLUMNS, "seq", params);
+  const [value] = coded.numbers;
+  const [episode, task, instance, cluster, metric, kind, model, rater, run, source, setting, memory, cot] = coded.texts;
+  const out: CompareRow[] = [];
+  for (let r = 0; r < value.length; r++) {
+    out.push({
+      episode_id: episode[r]!, task: task[r]!, instance: instance[r]!, cluster: cluster[r]!, metric: metric[r]!, kind: kind[r]!, value: value[r],
+      model: model[r], rater: rater[r], run: run[r], source: source[r], setting: setting[r], memory: memory[r], cot: cot[r],
     });
-    return out;
-  } finally {
-    for (const c of STRING_COLUMNS) await conn.run(`DROP TABLE IF EXISTS ${dict(c)}`);
-    await conn.run(`DROP TABLE IF EXISTS ${stage}`);
   }
-}
-
-/** A vector of a column with no nulls in it (the codes are coalesced, the dictionaries' texts are not null). */
-type Column<T> = {getItem(index: number): T};
-
-async function readChunks(conn: Store["conn"], sql: string, each: (chunk: DuckDBDataChunk) => void): Promise<void> {
-  const result = await conn.run(sql);
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) each(chunk);
+  return out;
 }
 
 /** Episodes per model and scores per rater of a benchmark, for the default sides (counted in SQL, not shipped). */
@@ -175,13 +130,28 @@ export function comparisonTables(c: Comparison): ResultTable[] {
   ];
 }
 
+/**
+ * Compares two sides of a benchmark in the store: paired in SQL (only the
+ * paired values reach JS), except InformativeBench, scored in JS, and the
+ * unpaired comparison, which needs every item's value: those pair rows.
+ */
+export async function compareInStore(store: Store, benchmark: CompareBenchmark, a: Side, b: Side, options: CompareOptions): Promise<Comparison> {
+  if (benchmark === "informativebench" || options.unpaired) return compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+  const pairing = checkedPairing(a, b);
+  const matched = matchedKeys(a, b);
+  const where = sidesWhere(a, b);
+  const rowsSql = `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`;
+  const {paired, matchedPresent} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
+  return comparePaired(benchmark, paired, a, b, options, matchedPresent);
+}
+
 /** Runs the comparison a command line asks for on an open store. */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
   const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
   const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
   const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
-  const comparison = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+  const comparison = await compareInStore(store, benchmark, a, b, options);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   return comparison;
 }

@@ -527,17 +527,20 @@ export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisode
  * the page both read only these rows. Keys come from SIDE_KEYS, never from input.
  */
 export function sidesWhere(a: Side, b: Side): {sql: string; params: string[]} {
+  const x = sideWhere(a);
+  const y = sideWhere(b);
+  return {sql: `((${x.sql}) OR (${y.sql}))`, params: [...x.params, ...y.params]};
+}
+
+/** The condition of one side, as onSide reads it (sidesWhere joins two). */
+export function sideWhere(side: Side): {sql: string; params: string[]} {
+  const parts: string[] = [];
   const params: string[] = [];
-  const one = (side: Side): string => {
-    const parts: string[] = [];
-    for (const key of SIDE_KEYS) {
-      const value = side[key];
-      if (value === undefined) continue;
-      parts.push(`(${key} IS NULL OR ${key} = ?)`);
-      params.push(value);
-    }
-    return parts.length ? parts.join(" AND ") : "true";
-  };
-  const sql = `((${one(a)}) OR (${one(b)}))`;
-  return {sql, params};
+  for (const key of SIDE_KEYS) {
+    const value = side[key];
+    if (value === undefined) continue;
+    parts.push(`(${key} IS NULL OR ${key} = ?)`);
+    params.push(value);
+  }
+  return {sql: parts.length ? parts.join(" AND ") : "true", params};
 }
