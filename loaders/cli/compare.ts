@@ -35,9 +35,9 @@ const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string
  */
 export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
   if (benchmark !== "informativebench") {
-    if (!sides) return readRowsColumnar(store, SQL[benchmark]);
+    if (!sides) return readRowsCoded(store, SQL[benchmark]);
     const where = sidesWhere(sides.a, sides.b);
-    return readRowsColumnar(store, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
+    return readRowsCoded(store, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
   }
   const results = await rows<IbResultRow>(store.conn, IB_RESULTS_SQL);
   const schedules = schedulesFromRows(await rows<ScheduleRow>(store.conn, IB_SCHEDULES_SQL));
@@ -49,7 +49,7 @@ export async function readCompareRows(store: Store, benchmark: CompareBenchmark,
 const STRING_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", ...SIDE_KEYS] as const;
 
 /** Compare rows, their texts decoded once per distinct value (readCoded), every row the same shape so the library's loops over them stay monomorphic. */
-async function readRowsColumnar(store: Store, sql: string, params: string[] = []): Promise<CompareRow[]> {
+async function readRowsCoded(store: Store, sql: string, params: string[] = []): Promise<CompareRow[]> {
   // row_number() over the ordered query keeps the order the SQL gives (metrics as listed).
   const coded = await readCoded(store.conn, `SELECT row_number() OVER () AS seq, * FROM (${sql})`, ["value"], STRING_COLUMNS, "seq", params);
   const [value] = coded.numbers;
@@ -70,10 +70,16 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<De
     const all = await readCompareRows(store, benchmark);
     return all.length ? defaultSides(benchmark, all) : null;
   }
-  const models = await rows<{model: string; n: number}>(store.conn,
-    `SELECT model, count(DISTINCT episode_id)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE model IS NOT NULL GROUP BY model`);
-  const raters = await rows<{rater: string; n: number}>(store.conn,
-    `SELECT rater, count(*)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE rater IS NOT NULL GROUP BY rater`);
+  // One pass over the rows' query for both counts: at 100k episodes the query itself is most of the cost.
+  const counts = await rows<{model: string | null; rater: string | null; by_model: number; episodes: number; n: number}>(store.conn,
+    `SELECT model, rater, (1 - grouping(model))::INTEGER AS by_model, count(DISTINCT episode_id)::INTEGER AS episodes, count(*)::INTEGER AS n
+     FROM (${SQL[benchmark]}) GROUP BY GROUPING SETS ((model), (rater))`);
+  const models: {model: string; n: number}[] = [];
+  const raters: {rater: string; n: number}[] = [];
+  for (const c of counts) {
+    if (c.by_model && c.model !== null) models.push({model: c.model, n: c.episodes});
+    else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
+  }
   if (!models.length && !raters.length) return null;
   return defaultSidesFromCounts(benchmark, models, raters);
 }
