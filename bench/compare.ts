@@ -1,7 +1,7 @@
 // Comparing two runs at scale (section `compare` of BENCHMARKS.md): a store
 // with N SOTOPIA episodes (default 100,000), each scored on seat 1 by one
 // judge in two runs, compared run against run as `sociometer compare` does
-// (compareInStore: the rows' SQL, pairing in DuckDB, then the tests, 1,000
+// (compareFromArgs: the default sides' counts, the rows' SQL, pairing in DuckDB, then the tests, 1,000
 // bootstrap resamples and Holm in src/lib/compare.ts), and as it did before
 // (every row read into JS, paired there), against the same paired
 // aggregation (n, mean difference, its sd, t) in one DuckDB query alone.
@@ -9,12 +9,14 @@
 
 import {mkdirSync, rmSync} from "node:fs";
 import {join} from "node:path";
-import {compareInStore, readCompareRows} from "../loaders/cli/compare.js";
+import {compareFromArgs, readCompareRows} from "../loaders/cli/compare.js";
 import {openStore, rows, type Store} from "../loaders/store/db.js";
 import {compareRuns} from "../src/lib/compare.js";
 import {machine, type BenchContext} from "./run.js";
 
 const DEFAULT_SIZES = [100_000];
+
+const words = (side: Record<string, string>) => Object.entries(side).map(([k, v]) => `${k}=${v}`);
 
 const median = (xs: readonly number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -55,7 +57,7 @@ export async function run(context: BenchContext): Promise<string> {
     "## Compare two runs",
     "",
     "`sociometer compare sotopia --a rater=judge run=v1 --b rater=judge run=v2` on a store of N synthetic episodes, seat 1 scored on the seven dimensions in each run " +
-      "(N paired items per dimension, 8 metrics with overall). **CLI**: what the command runs (compareInStore): the rows' SQL filtered to the two sides, items averaged and paired in DuckDB, " +
+      "(N paired items per dimension, 8 metrics with overall). **CLI**: what the command runs (compareFromArgs): the default sides' counts in one pass over the rows' SQL, then that SQL filtered to the two sides, items averaged and paired in DuckDB, " +
       "only the paired values read into JS, then paired t, Wilcoxon, a 1,000-resample bootstrap shared by the metrics, Holm; **of which bootstrap**: the CLI's time less the same with 1 resample. " +
       "**Rows path**: every row of both sides read into JS and paired there (readCompareRows + compareRuns, what the CLI did before; the page still does this on DuckDB-wasm). " +
       "**DuckDB alone**: the same paired aggregation (n, mean difference, sd, t per dimension) in one query. Median of the runs, in one process; the page is not timed here.",
@@ -79,10 +81,10 @@ export async function run(context: BenchContext): Promise<string> {
       let rowsRead = 0;
       for (let r = 0; r < context.repeat; r++) {
         let t0 = performance.now();
-        const c = await compareInStore(store, "sotopia", a, b, {adjust: "holm", resamples: 1000, seed: 1});
+        const c = await compareFromArgs(store, "sotopia", words(a), words(b), {adjust: "holm", resamples: 1000, seed: 1});
         times.cli.push((performance.now() - t0) / 1000);
         t0 = performance.now();
-        await compareInStore(store, "sotopia", a, b, {adjust: "holm", resamples: 1, seed: 1});
+        await compareFromArgs(store, "sotopia", words(a), words(b), {adjust: "holm", resamples: 1, seed: 1});
         times.noBoot.push((performance.now() - t0) / 1000);
         t0 = performance.now();
         const found = await readCompareRows(store, "sotopia", {a, b});
