@@ -7,10 +7,11 @@ import {parseCommandLine} from "./args.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {HSII_COMPARE_SQL, IB_SOURCES_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
+import {pairInStore, readCoded} from "./compare-pairs.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
@@ -34,9 +35,9 @@ const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string
  */
 export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
   if (benchmark !== "informativebench") {
-    if (!sides) return rows<CompareRow>(store.conn, SQL[benchmark]);
+    if (!sides) return readRowsCoded(store, SQL[benchmark]);
     const where = sidesWhere(sides.a, sides.b);
-    return rows<CompareRow>(store.conn, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
+    return readRowsCoded(store, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
   }
   const results = await rows<IbResultRow>(store.conn, IB_RESULTS_SQL);
   const schedules = schedulesFromRows(await rows<ScheduleRow>(store.conn, IB_SCHEDULES_SQL));
@@ -45,16 +46,40 @@ export async function readCompareRows(store: Store, benchmark: CompareBenchmark,
   return sides ? all.filter((r) => onSide(r, sides.a) || onSide(r, sides.b)) : all;
 }
 
+const STRING_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", ...SIDE_KEYS] as const;
+
+/** Compare rows, their texts decoded once per distinct value (readCoded), every row the same shape so the library's loops over them stay monomorphic. */
+async function readRowsCoded(store: Store, sql: string, params: string[] = []): Promise<CompareRow[]> {
+  // row_number() over the ordered query keeps the order the SQL gives (metrics as listed).
+  const coded = await readCoded(store.conn, `SELECT row_number() OVER () AS seq, * FROM (${sql})`, ["value"], STRING_COLUMNS, "seq", params);
+  const [value] = coded.numbers;
+  const [episode, task, instance, cluster, metric, kind, model, rater, run, source, setting, memory, cot] = coded.texts;
+  const out: CompareRow[] = [];
+  for (let r = 0; r < value.length; r++) {
+    out.push({
+      episode_id: episode[r]!, task: task[r]!, instance: instance[r]!, cluster: cluster[r]!, metric: metric[r]!, kind: kind[r]!, value: value[r],
+      model: model[r], rater: rater[r], run: run[r], source: source[r], setting: setting[r], memory: memory[r], cot: cot[r],
+    });
+  }
+  return out;
+}
+
 /** Episodes per model and scores per rater of a benchmark, for the default sides (counted in SQL, not shipped). */
 async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<DefaultSides | null> {
   if (benchmark === "informativebench") {
     const all = await readCompareRows(store, benchmark);
     return all.length ? defaultSides(benchmark, all) : null;
   }
-  const models = await rows<{model: string; n: number}>(store.conn,
-    `SELECT model, count(DISTINCT episode_id)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE model IS NOT NULL GROUP BY model`);
-  const raters = await rows<{rater: string; n: number}>(store.conn,
-    `SELECT rater, count(*)::INTEGER AS n FROM (${SQL[benchmark]}) WHERE rater IS NOT NULL GROUP BY rater`);
+  // One pass over the rows' query for both counts: at 100k episodes the query itself is most of the cost.
+  const counts = await rows<{model: string | null; rater: string | null; by_model: number; episodes: number; n: number}>(store.conn,
+    `SELECT model, rater, (1 - grouping(model))::INTEGER AS by_model, count(DISTINCT episode_id)::INTEGER AS episodes, count(*)::INTEGER AS n
+     FROM (${SQL[benchmark]}) GROUP BY GROUPING SETS ((model), (rater))`);
+  const models: {model: string; n: number}[] = [];
+  const raters: {rater: string; n: number}[] = [];
+  for (const c of counts) {
+    if (c.by_model && c.model !== null) models.push({model: c.model, n: c.episodes});
+    else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
+  }
   if (!models.length && !raters.length) return null;
   return defaultSidesFromCounts(benchmark, models, raters);
 }
@@ -111,13 +136,28 @@ export function comparisonTables(c: Comparison): ResultTable[] {
   ];
 }
 
+/**
+ * Compares two sides of a benchmark in the store: paired in SQL (only the
+ * paired values reach JS), except InformativeBench, scored in JS, and the
+ * unpaired comparison, which needs every item's value: those pair rows.
+ */
+export async function compareInStore(store: Store, benchmark: CompareBenchmark, a: Side, b: Side, options: CompareOptions): Promise<Comparison> {
+  if (benchmark === "informativebench" || options.unpaired) return compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+  const pairing = checkedPairing(a, b);
+  const matched = matchedKeys(a, b);
+  const where = sidesWhere(a, b);
+  const rowsSql = `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`;
+  const {paired, matchedPresent} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
+  return comparePaired(benchmark, paired, a, b, options, matchedPresent);
+}
+
 /** Runs the comparison a command line asks for on an open store. */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
   const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
   const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
   const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
-  const comparison = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+  const comparison = await compareInStore(store, benchmark, a, b, options);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   return comparison;
 }

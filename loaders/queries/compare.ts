@@ -30,10 +30,15 @@ WITH seat AS (
   WHERE e.benchmark = 'sotopia'
   GROUP BY p.episode_id, p.agent, p.model
 ),
+-- The item keys are built once per seat and the file names once per source, not once per score.
+keyed AS (
+  SELECT *, scenario || ' | ' || characters || ' | partner ' || partner || ' | seat ' || agent AS task, episode_id || ' | seat ' || agent AS instance FROM seat
+),
+named AS (SELECT source_id, ${SOURCE_NAME("sources")} AS source FROM sources),
 scored AS (
-  SELECT r.episode_id, r.agent, r.rater, r.run_id, r.dimension, avg(r.value) AS value, any_value(${SOURCE_NAME("s")}) AS source
+  SELECT r.episode_id, r.agent, r.rater, r.run_id, r.dimension, avg(r.value) AS value, any_value(s.source) AS source
   FROM ratings r
-  JOIN sources s ON s.source_id = r.source_id
+  JOIN named s ON s.source_id = r.source_id
   JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = r.dimension
   WHERE r.episode_id IN (SELECT episode_id FROM seat)
   GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension
@@ -44,14 +49,12 @@ overall AS (
   GROUP BY episode_id, agent, rater, run_id
   HAVING count(*) = (SELECT count(*) FROM dimensions WHERE benchmark = 'sotopia')
 )
-SELECT v.episode_id,
-       s.scenario || ' | ' || s.characters || ' | partner ' || s.partner || ' | seat ' || s.agent AS task,
-       v.episode_id || ' | seat ' || s.agent AS instance,
+SELECT v.episode_id, s.task, s.instance,
        s.scenario AS cluster, v.dimension AS metric, 'continuous' AS kind, v.value::DOUBLE AS value,
        s.model, v.rater, CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source,
        NULL::VARCHAR AS setting, NULL::VARCHAR AS memory, NULL::VARCHAR AS cot
 FROM (SELECT * FROM scored UNION ALL BY NAME SELECT * FROM overall) v
-JOIN seat s ON s.episode_id = v.episode_id AND s.agent = v.agent
+JOIN keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
 LEFT JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = v.dimension
 ORDER BY coalesce(d.ord, 1000), v.episode_id, s.agent, v.rater, v.run_id
 `;

@@ -94,6 +94,15 @@ export function onSide(row: CompareRow, side: Side): boolean {
   return true;
 }
 
+/** onSide over the keys the side names only (collect reads every row of both sides with it). */
+function onKeys(row: CompareRow, side: Side, keys: readonly SideKey[]): boolean {
+  for (const k of keys) {
+    const have = row[k];
+    if (have !== null && have !== side[k]) return false;
+  }
+  return true;
+}
+
 export type Pairing = "task" | "instance";
 
 /** Two sides that differ only in rater or run rate the same episodes: pair them by episode. */
@@ -192,23 +201,106 @@ export const matchedKeys = (a: Side, b: Side): SideKey[] => MATCHED_KEYS.filter(
 
 function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matched: readonly SideKey[]): Map<string, Map<string, SideItem>> {
   const byMetric = new Map<string, Map<string, SideItem>>();
+  // Rows come grouped by metric: the last metric's items are looked up once per run of rows, not once per row.
+  let lastMetric: string | null = null;
+  let items: Map<string, SideItem> | undefined;
+  const wanted = SIDE_KEYS.filter((k) => side[k] !== undefined);
   for (const r of rows) {
-    if (!onSide(r, side)) continue;
-    let items = byMetric.get(r.metric);
-    if (!items) byMetric.set(r.metric, (items = new Map()));
+    if (!onKeys(r, side, wanted)) continue;
+    if (r.metric !== lastMetric) {
+      lastMetric = r.metric;
+      items = byMetric.get(r.metric);
+      if (!items) byMetric.set(r.metric, (items = new Map()));
+    }
     let key = pairing === "task" ? r.task : r.instance;
     for (const k of matched) if (r[k] !== null) key += ` | ${k} ${r[k]}`;
-    const item = items.get(key);
+    const item = items!.get(key);
     if (item) {
       item.value += r.value;
       item.rows++;
       if (r.episode_id < item.episode) item.episode = r.episode_id;
     } else {
-      items.set(key, {value: r.value, rows: 1, episode: r.episode_id, cluster: r.cluster});
+      items!.set(key, {value: r.value, rows: 1, episode: r.episode_id, cluster: r.cluster});
     }
   }
   for (const items of byMetric.values()) for (const item of items.values()) item.value /= item.rows;
   return byMetric;
+}
+
+/**
+ * One metric's items after pairing, however they were paired (from rows by
+ * pairItems, or in SQL by `sociometer compare`): the paired keys sorted, the
+ * two sides' item values and episodes in that order, and what did not pair.
+ */
+export interface PairedMetric {
+  metric: string;
+  /** The kind of the metric's first row. */
+  kind: string;
+  keys: string[];
+  valuesA: Float64Array;
+  valuesB: Float64Array;
+  /** Side A's cluster of each paired item. */
+  clusters: string[];
+  episodesA: string[];
+  episodesB: string[];
+  /** The unpaired items, A's then B's, each in the order first met. */
+  unpaired: {side: "A" | "B"; item: string; episode: string}[];
+  /** Items averaged from several rows, per side. */
+  averagedA: number;
+  averagedB: number;
+  /** Every item's value of each side, in the order first met: only for --unpaired. */
+  allA?: Float64Array;
+  allB?: Float64Array;
+}
+
+/** Pairs the rows of two sides item by item, per metric in the order the rows first give them. */
+export function pairItems(rows: readonly CompareRow[], a: Side, b: Side, pairing: Pairing, matched: readonly SideKey[]): PairedMetric[] {
+  const sideA = collect(rows, a, pairing, matched);
+  const sideB = collect(rows, b, pairing, matched);
+  const out: PairedMetric[] = [];
+  for (const {metric, kind} of metricOrder(rows)) {
+    const itemsA = sideA.get(metric) ?? new Map<string, SideItem>();
+    const itemsB = sideB.get(metric) ?? new Map<string, SideItem>();
+    if (itemsA.size === 0 && itemsB.size === 0) continue;
+    const keys: string[] = [];
+    const unpaired: PairedMetric["unpaired"] = [];
+    let averagedA = 0;
+    let averagedB = 0;
+    for (const [key, item] of itemsA) {
+      if (item.rows > 1) averagedA++;
+      if (itemsB.has(key)) keys.push(key);
+      else unpaired.push({side: "A", item: key, episode: item.episode});
+    }
+    for (const [key, item] of itemsB) {
+      if (item.rows > 1) averagedB++;
+      if (!itemsA.has(key)) unpaired.push({side: "B", item: key, episode: item.episode});
+    }
+    keys.sort();
+    const n = keys.length;
+    const m: PairedMetric = {
+      metric, kind, keys, valuesA: new Float64Array(n), valuesB: new Float64Array(n), clusters: new Array<string>(n), episodesA: new Array<string>(n), episodesB: new Array<string>(n),
+      unpaired, averagedA, averagedB,
+      allA: Float64Array.from(itemsA.values(), (i) => i.value), allB: Float64Array.from(itemsB.values(), (i) => i.value),
+    };
+    for (let i = 0; i < n; i++) {
+      const x = itemsA.get(keys[i])!;
+      const y = itemsB.get(keys[i])!;
+      m.valuesA[i] = x.value;
+      m.valuesB[i] = y.value;
+      m.clusters[i] = x.cluster;
+      m.episodesA[i] = x.episode;
+      m.episodesB[i] = y.episode;
+    }
+    out.push(m);
+  }
+  return out;
+}
+
+/** The sides' pairing, refusing two sides that select the same thing. */
+export function checkedPairing(a: Side, b: Side): Pairing {
+  const pairing = pairingOf(a, b);
+  if (pairing === "task" && SIDE_KEYS.every((k) => a[k] === b[k])) throw new Error(`sides A and B are the same (${sideText(a)}): give them different KEY=VALUE`);
+  return pairing;
 }
 
 /**
@@ -217,16 +309,24 @@ function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matc
  * `options.adjust`; unpaired items are counted and listed, never dropped.
  */
 export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareRow[], a: Side, b: Side, options: CompareOptions): Comparison {
-  const pairing = pairingOf(a, b);
-  if (pairing === "task" && SIDE_KEYS.every((k) => a[k] === b[k])) throw new Error(`sides A and B are the same (${sideText(a)}): give them different KEY=VALUE`);
+  const pairing = checkedPairing(a, b);
+  const matched = matchedKeys(a, b);
+  const present = matched.filter((k) => rows.some((r) => r[k] !== null));
+  return comparePaired(benchmark, pairItems(rows, a, b, pairing, matched), a, b, options, present);
+}
+
+/**
+ * The tests, intervals and family adjustment over paired metrics (compareRuns
+ * after pairing rows, `sociometer compare` after pairing in SQL).
+ * `matchedPresent`: the matched keys some row has a value of, for the statement.
+ */
+export function comparePaired(benchmark: CompareBenchmark, paired: readonly PairedMetric[], a: Side, b: Side, options: CompareOptions, matchedPresent: readonly SideKey[]): Comparison {
+  const pairing = checkedPairing(a, b);
   const level = options.level ?? 0.95;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
   const seed = options.seed ?? DEFAULT_SEED;
   const method = options.interval ?? "percentile";
   const changedEach = options.changed ?? 5;
-  const matched = matchedKeys(a, b);
-  const sideA = collect(rows, a, pairing, matched);
-  const sideB = collect(rows, b, pairing, matched);
   const metrics: MetricComparison[] = [];
   const changed: ChangedItem[] = [];
   const unpaired: UnpairedItem[] = [];
@@ -234,24 +334,14 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
   let averagedB = 0;
   let bootNote = "";
   const pending: {index: number; keys: string[]; differences: Float64Array; clusterOf: Int32Array}[] = [];
-  for (const {metric, kind: rowKind} of metricOrder(rows)) {
-    const itemsA = sideA.get(metric) ?? new Map<string, SideItem>();
-    const itemsB = sideB.get(metric) ?? new Map<string, SideItem>();
-    if (itemsA.size === 0 && itemsB.size === 0) continue;
-    const keys: string[] = [];
-    for (const [key, item] of itemsA) {
-      if (item.rows > 1) averagedA++;
-      if (itemsB.has(key)) keys.push(key);
-      else unpaired.push({metric, side: "A", item: key, episode: item.episode});
-    }
-    for (const [key, item] of itemsB) {
-      if (item.rows > 1) averagedB++;
-      if (!itemsA.has(key)) unpaired.push({metric, side: "B", item: key, episode: item.episode});
-    }
-    keys.sort();
+  for (const p of paired) {
+    const {metric, keys, valuesA: va, valuesB: vb} = p;
+    averagedA += p.averagedA;
+    averagedB += p.averagedB;
+    for (const u of p.unpaired) unpaired.push({metric, ...u});
     const n = keys.length;
-    const va = new Float64Array(n);
-    const vb = new Float64Array(n);
+    let unpairedA = 0;
+    for (const u of p.unpaired) if (u.side === "A") unpairedA++;
     const differences = new Float64Array(n);
     const clusterIds = new Map<string, number>();
     const clusterOf = new Int32Array(n);
@@ -259,23 +349,20 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
     let sumB = 0;
     let whole = true;
     for (let i = 0; i < n; i++) {
-      const x = itemsA.get(keys[i])!;
-      const y = itemsB.get(keys[i])!;
-      va[i] = x.value;
-      vb[i] = y.value;
-      differences[i] = y.value - x.value;
-      sumA += x.value;
-      sumB += y.value;
-      if (!(isBinaryValue(x.value) && isBinaryValue(y.value))) whole = false;
-      let c = clusterIds.get(x.cluster);
-      if (c === undefined) clusterIds.set(x.cluster, (c = clusterIds.size));
+      differences[i] = vb[i] - va[i];
+      sumA += va[i];
+      sumB += vb[i];
+      if (!(isBinaryValue(va[i]) && isBinaryValue(vb[i]))) whole = false;
+      let c = clusterIds.get(p.clusters[i]);
+      if (c === undefined) clusterIds.set(p.clusters[i], (c = clusterIds.size));
       clusterOf[i] = c;
     }
     // A binary metric whose repeats were averaged is no longer 0/1: it is compared as a score.
-    const kind: "binary" | "continuous" = rowKind === "binary" && whole ? "binary" : "continuous";
-    const base = {metric, kind, nPaired: n, unpairedA: itemsA.size - n, unpairedB: itemsB.size - n, meanA: n ? sumA / n : NaN, meanB: n ? sumB / n : NaN};
+    const kind: "binary" | "continuous" = p.kind === "binary" && whole ? "binary" : "continuous";
+    const base = {metric, kind, nPaired: n, unpairedA, unpairedB: p.unpaired.length - unpairedA, meanA: n ? sumA / n : NaN, meanB: n ? sumB / n : NaN};
     if (options.unpaired) {
-      metrics.push({...base, ...unpairedTest(itemsA, itemsB, kind, level), bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon: NaN});
+      if (!p.allA || !p.allB) throw new Error(`compare: the unpaired comparison of ${metric} needs every item's value of each side`);
+      metrics.push({...base, ...unpairedTest(p.allA, p.allB, kind, level), bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon: NaN});
       continue;
     }
     if (n >= 1) pending.push({index: metrics.length, keys, differences, clusterOf});
@@ -298,7 +385,7 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
       test = {difference: t.difference, lo: t.lo, hi: t.hi, p: t.p, test: `${t.method}; ${w.method}`};
     }
     metrics.push({...base, ...test, bootLo: NaN, bootHi: NaN, pAdjusted: NaN, pWilcoxon});
-    for (const c of mostChanged(metric, keys, differences, va, vb, itemsA, itemsB, changedEach)) changed.push(c);
+    for (const c of mostChanged(p, differences, changedEach)) changed.push(c);
   }
   // Metrics over the same pairs (a SOTOPIA episode's seven dimensions) share one set of resamples.
   for (let start = 0; start < pending.length;) {
@@ -315,7 +402,7 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
   }
   const adjusted = adjustPValues(metrics.map((m) => m.p), options.adjust);
   metrics.forEach((m, i) => (m.pAdjusted = adjusted[i]));
-  const statement = statementOf(benchmark, a, b, pairing, options, bootNote, matched.filter((k) => rows.some((r) => r[k] !== null)));
+  const statement = statementOf(benchmark, a, b, pairing, options, bootNote, matchedPresent);
   const notes: string[] = [];
   if (averagedA || averagedB) notes.push(`items played more than once on a side are averaged first: ${averagedA} on A, ${averagedB} on B (counted over metrics)`);
   const lonely = unpaired.length;
@@ -331,9 +418,7 @@ function sameKeys(x: readonly string[], y: readonly string[]): boolean {
   return true;
 }
 
-function unpairedTest(itemsA: Map<string, SideItem>, itemsB: Map<string, SideItem>, kind: "binary" | "continuous", level: number) {
-  const valuesA = Float64Array.from(itemsA.values(), (i) => i.value);
-  const valuesB = Float64Array.from(itemsB.values(), (i) => i.value);
+function unpairedTest(valuesA: Float64Array, valuesB: Float64Array, kind: "binary" | "continuous", level: number) {
   const r = kind === "binary"
     ? twoProportions({x: countOnes(valuesA), n: valuesA.length}, {x: countOnes(valuesB), n: valuesB.length}, level)
     : welchT(valuesA, valuesB, level);
@@ -353,13 +438,13 @@ function meanOf(values: Float64Array): number {
 }
 
 /** The `each` largest rises and falls of one metric (ties broken by item key, so page and CLI list the same). */
-function mostChanged(metric: string, keys: string[], d: Float64Array, va: Float64Array, vb: Float64Array,
-  itemsA: Map<string, SideItem>, itemsB: Map<string, SideItem>, each: number): ChangedItem[] {
+function mostChanged(p: PairedMetric, d: Float64Array, each: number): ChangedItem[] {
+  const {metric, keys} = p;
   const order: number[] = [];
   for (let i = 0; i < keys.length; i++) if (d[i] !== 0) order.push(i);
   order.sort((i, j) => d[j] - d[i] || (keys[i] < keys[j] ? -1 : 1));
   const item = (i: number, direction: "up" | "down"): ChangedItem => ({
-    metric, item: keys[i], direction, a: va[i], b: vb[i], difference: d[i], episodeA: itemsA.get(keys[i])!.episode, episodeB: itemsB.get(keys[i])!.episode,
+    metric, item: keys[i], direction, a: p.valuesA[i], b: p.valuesB[i], difference: d[i], episodeA: p.episodesA[i], episodeB: p.episodesB[i],
   });
   const ups = order.filter((i) => d[i] > 0).slice(0, each).map((i) => item(i, "up"));
   const downs = order.filter((i) => d[i] < 0).reverse().slice(0, each).map((i) => item(i, "down"));
@@ -442,17 +527,20 @@ export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisode
  * the page both read only these rows. Keys come from SIDE_KEYS, never from input.
  */
 export function sidesWhere(a: Side, b: Side): {sql: string; params: string[]} {
+  const x = sideWhere(a);
+  const y = sideWhere(b);
+  return {sql: `((${x.sql}) OR (${y.sql}))`, params: [...x.params, ...y.params]};
+}
+
+/** The condition of one side, as onSide reads it (sidesWhere joins two). */
+export function sideWhere(side: Side): {sql: string; params: string[]} {
+  const parts: string[] = [];
   const params: string[] = [];
-  const one = (side: Side): string => {
-    const parts: string[] = [];
-    for (const key of SIDE_KEYS) {
-      const value = side[key];
-      if (value === undefined) continue;
-      parts.push(`(${key} IS NULL OR ${key} = ?)`);
-      params.push(value);
-    }
-    return parts.length ? parts.join(" AND ") : "true";
-  };
-  const sql = `((${one(a)}) OR (${one(b)}))`;
-  return {sql, params};
+  for (const key of SIDE_KEYS) {
+    const value = side[key];
+    if (value === undefined) continue;
+    parts.push(`(${key} IS NULL OR ${key} = ?)`);
+    params.push(value);
+  }
+  return {sql: parts.length ? parts.join(" AND ") : "true", params};
 }

@@ -107,17 +107,34 @@ export function pairedBootstrap(differences: ArrayLike<number>, options: Resampl
 export function pairedBootstraps(differences: readonly ArrayLike<number>[], options: ResampleOptions & {clusterOf?: ArrayLike<number>} = {}): BootstrapInterval[] {
   const n = differences[0]?.length ?? 0;
   for (const d of differences) if (d.length !== n) throw new RangeError(`paired bootstraps share their pairs: got ${d.length} and ${n} differences`);
-  const meanOf = (values: ArrayLike<number>) => (w: Float64Array): number => {
-    let s = 0;
-    let total = 0;
+  // bootstrapIntervals asks every statistic, in order, about the same
+  // weights: the first computes all the means in one pass over the weights
+  // (each mean summed in the same order as alone, so the same bits), the
+  // others read theirs from that pass.
+  // Metric-major within each pair (pair i's metrics side by side), so the pass reads memory in order.
+  const metrics = differences.length;
+  const values = new Float64Array(n * metrics);
+  differences.forEach((d, m) => {
+    for (let i = 0; i < n; i++) values[i * metrics + m] = d[i];
+  });
+  const sums = new Float64Array(metrics);
+  let total = 0;
+  const allMeans = (w: Float64Array): void => {
+    sums.fill(0);
+    total = 0;
     for (let i = 0; i < n; i++) {
-      if (w[i] === 0) continue;
-      s += w[i] * values[i];
-      total += w[i];
+      const wi = w[i];
+      if (wi === 0) continue;
+      const base = i * metrics;
+      for (let m = 0; m < metrics; m++) sums[m] += wi * values[base + m];
+      total += wi;
     }
-    return total > 0 ? s / total : NaN;
   };
-  return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map(meanOf), options);
+  const meanAt = (m: number) => (w: Float64Array): number => {
+    if (m === 0) allMeans(w);
+    return total > 0 ? sums[m] / total : NaN;
+  };
+  return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map((_, m) => meanAt(m)), options);
 }
 
 /** The 2 × 2 table of paired binary outcomes: a both 1, b A only, c B only, d both 0. */

@@ -16,7 +16,7 @@ import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {buildSite, REPO, serveStatic} from "./helpers.js";
 
-const PAGES = ["/", "/sotopia", "/agreement", "/lifelong", "/hsii", "/stss", "/informativebench", "/episodes", "/explorer", "/audit"];
+const PAGES = ["/", "/sotopia", "/agreement", "/lifelong", "/hsii", "/stss", "/informativebench", "/compare", "/episodes", "/explorer", "/audit"];
 const WIDTH = 1440;
 const SHOTS = join(REPO, "test-results", "layout");
 
