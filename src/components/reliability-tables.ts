@@ -76,29 +76,28 @@ const PANEL_COLUMNS: readonly {label: string; cell: (j: JudgeRow) => BootstrapIn
   {label: "r", cell: (j) => j.pearson},
 ];
 
-/** The judge panel: a row per rater A, per dimension a column group of its statistics' estimates (intervals in the per-dimension tables). */
+/**
+ * The judge panel: a row per rater A and dimension, a column per statistic's
+ * estimate (intervals are in the per-dimension tables). Long rather than wide,
+ * so seven dimensions of statistics fit the page.
+ */
 export function judgePanelTable(report: ReliabilityReport, dimensions: readonly DimensionLine[]): HTMLTableElement {
   const table = el("table", undefined, "numeric reliability-panel");
   table.setAttribute("data-testid", "reliability-panel");
-  const thead = table.createTHead();
-  const top = thead.insertRow();
-  const sub = thead.insertRow();
-  top.append(headCell("Rater A", {rowSpan: 2}));
-  for (const d of dimensions) {
-    top.append(headCell(d.abbrev, {colSpan: PANEL_COLUMNS.length, className: "group"}));
-    for (const [i, c] of PANEL_COLUMNS.entries()) sub.append(el("th", c.label, i === 0 ? "num group-start" : "num"));
-  }
+  const head = table.createTHead().insertRow();
+  head.append(headCell("Rater A"), headCell("Dimension"));
+  for (const c of PANEL_COLUMNS) head.append(headCell(c.label, {className: "num"}));
   const body = table.createTBody();
   for (const a of report.options.judges) {
-    const tr = body.insertRow();
-    const th = el("th", a);
-    th.scope = "row";
-    tr.append(th);
-    for (const d of dimensions) {
+    for (const [row, d] of dimensions.entries()) {
+      const tr = body.insertRow();
+      const th = el("th", row === 0 ? a : "");
+      th.scope = "row";
+      tr.append(th, el("td", d.abbrev, "dim"));
       const j = report.judges.find((x) => x.a === a && x.dimension === d.key);
-      for (const [i, c] of PANEL_COLUMNS.entries()) {
+      for (const c of PANEL_COLUMNS) {
         const value = j ? c.cell(j).estimate : NaN;
-        tr.append(numCell(fixed(value), value, `panel-${c.label}-${d.key}-${a}`, i === 0 ? "num group-start" : "num"));
+        tr.append(numCell(fixed(value), value, `panel-${c.label}-${d.key}-${a}`, "num"));
       }
     }
   }
