@@ -63,7 +63,10 @@ export const SIGNED_RANK_EXACT_BELOW = 50;
  */
 export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankTest {
   const nonzero: number[] = [];
-  for (let i = 0; i < differences.length; i++) if (differences[i] !== 0) nonzero.push(differences[i]);
+  for (let i = 0; i < differences.length; i++) {
+    const d = onTieGrid(differences[i]);
+    if (d !== 0) nonzero.push(d);
+  }
   const zeros = differences.length - nonzero.length;
   const n = nonzero.length;
   const zeroNote = zeros ? `, ${zeros} zero difference${zeros === 1 ? "" : "s"} dropped` : "";
@@ -91,6 +94,16 @@ export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankTe
   const z = variance > 0 ? (shift - Math.sign(shift) * 0.5) / Math.sqrt(variance) : NaN;
   const ties = tieTerm > 0 ? "ties corrected, " : "";
   return {n, zeros, wPlus, p: normalTwoSided(z), exact: false, method: `Wilcoxon signed-rank, normal approximation (${ties}continuity corrected; n ${n}${zeroNote})`};
+}
+
+/**
+ * A difference on a grid of 1e-9, so that differences equal on paper are
+ * equal here: 0.1 + 0.2 and 0.3 must tie, and a difference of 1e-17 must count
+ * as zero, or the test would rank rounding noise. Scores carry far fewer
+ * decimals than nine.
+ */
+function onTieGrid(d: number): number {
+  return Math.round(d * 1e9) / 1e9;
 }
 
 /** Seeded bootstrap interval of the mean difference, drawing pairs (or, with clusterOf, whole scenarios). */

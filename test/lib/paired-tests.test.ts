@@ -1,6 +1,19 @@
 import {describe, expect, it} from "vitest";
 import {mcnemarExact, newcombePairedInterval, pairedBootstrap, pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "../../src/lib/paired-tests.js";
 
+describe("wilcoxonSignedRank and floating-point noise", () => {
+  it("ties differences equal on paper (0.1 + 0.2 and 0.3) and counts a 1e-17 difference as zero", () => {
+    // |d| = 0.3, 0.3, 0.5, 1 with one tie: the exact table no longer applies.
+    const tied = wilcoxonSignedRank([0.1 + 0.2, 0.3, -0.5, 1]);
+    expect(tied.exact).toBe(false);
+    expect(tied.wPlus).toBe(1.5 + 1.5 + 4);
+    expect(tied.method).toContain("ties corrected");
+    const zero = wilcoxonSignedRank([1e-17, 1, 2, -3]);
+    expect(zero.zeros).toBe(1);
+    expect(zero.n).toBe(3);
+  });
+});
+
 describe("pairedT", () => {
   it("refuses to test differences that are all the same non-zero number (no spread), and gives p = 1 when all are zero", () => {
     const same = pairedT([1, 1]);
