@@ -93,9 +93,3 @@ export const VIEWER_EPISODES_SQL = `
   LIMIT ${VIEWER_LIMIT}
 `;
 
-/**
- * The most multiply-rated SOTOPIA episodes the agreement page ships as
- * instance rows (about 14 rows per rater each); past this it says "showing N
- * of M" and its numbers cover the first N by episode id.
- */
-export const AGREEMENT_LIMIT = 10_000;
