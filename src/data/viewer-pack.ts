@@ -101,7 +101,7 @@ async function* streamRows(conn: DuckDBConnection, sql: string): AsyncGenerator<
  * SQL: the viewer's episodes (evaluated, with at least one message) with what
  * the list shows and searches: benchmark (the name the overview counts it
  * under), scenario, ids, who played ("model 1 vs model 2", never the
- * dataset's speakers), characters, turns and messages. `episodes` is a table
+ * dataset's speakers), characters, turns and messages. `ids` is a table
  * or subquery of the episode ids to describe.
  */
 export function summarySql(ids: string): string {
