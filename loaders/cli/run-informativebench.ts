@@ -5,21 +5,18 @@
 // show the run. Same machinery as the other runners (loaders/cli/run.ts):
 // every request through the cached client, so a rerun resumes.
 
-import {existsSync} from "node:fs";
 import {join, resolve} from "node:path";
 import {importFiles} from "../import/session.js";
-import {stderrProgress, silentProgress, type Progress} from "../progress.js";
-import {createChat, DEFAULT_BASE_URL, displayEndpoint, type ChatClient} from "../run/client.js";
+import {createChat, type ChatClient} from "../run/client.js";
 import {firstPrompt, loadIbTemplates, runInformativeBench, templateId} from "../run/episodes/informativebench.js";
 import {questionsFromFile, questionsFromStore, type IbQuestion} from "../run/episodes/informativebench-questions.js";
 import {stableHash, writeJsonl} from "../run/episodes/support.js";
-import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
-import {defaultStorePath, type Store} from "../store/db.js";
+import type {Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {knownDataset} from "../../src/lib/informativebench.js";
 import {parseCommandLine} from "./args.js";
 import {pricedAsNote} from "./judge.js";
-import {describeImport, mergeRunLog, printDryRun, RUNS_DIR, type RunDeps} from "./run.js";
+import {describeImport, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run.js";
 
 export const IB_RUN_HELP = `sociometer run informativebench: two agents answer InformativeBench questions together, each seeing only its own people's information (iAgents §2–3)
 
@@ -90,15 +87,10 @@ export async function runInformativeBenchCommand(argv: string[], deps: RunDeps =
   const infonav = !values["no-infonav"];
   const wanted = (values.dataset ?? []).map((d) => knownDataset(d)?.name ?? d);
   const templates = loadIbTemplates();
-  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
-  const prices = values.prices !== undefined ? loadPrices(values.prices) : existsSync(DEFAULT_PRICES_PATH) ? loadPrices(DEFAULT_PRICES_PATH) : undefined;
-  const bar = values.quiet ? silentProgress : stderrProgress();
-  let started = false;
-  const progress: Progress = {...bar, start: (...a) => ((started = true), bar.start(...a)), finish: () => started && ((started = false), bar.finish())};
+  const {dbPath, prices, progress, endpoint} = runSetting(values);
 
   // What shapes a request, hence the run id (and the cache sample): not the selection (--input, --dataset, --limit),
   // since a question's requests and episode id do not depend on what else was picked.
-  const endpoint = displayEndpoint(values["base-url"]?.trim() || process.env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL);
   const runId = values["run-id"] ?? stableHash({kind: "informativebench", endpoint, seats, maxTurns, retries, temperature, infonav,
     templates: Object.values(templates).map(templateId)}, 10);
   if (!/^[A-Za-z0-9._-]+$/.test(runId)) throw new Error(`--run-id may hold letters, digits, '.', '_' and '-' only, not ${JSON.stringify(runId)}`);

@@ -117,18 +117,12 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   if (!MEMORY_MODES.includes(memory)) throw new Error(`--memory must be ${MEMORY_MODES.join(", ")}, not ${values.memory}`);
   const seed = values.seed ?? "1";
   const profilesDir = resolve(values.profiles ?? SAMPLE_PROFILES);
-  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
-  // A price table asked for must exist (a typo would silently price nothing); the shipped one may be missing.
-  const prices = values.prices !== undefined ? loadPrices(values.prices) : existsSync(DEFAULT_PRICES_PATH) ? loadPrices(DEFAULT_PRICES_PATH) : undefined;
-  const bar = values.quiet ? silentProgress : stderrProgress();
-  let started = false;
-  const progress: Progress = {...bar, start: (...a) => ((started = true), bar.start(...a)), finish: () => started && ((started = false), bar.finish())};
+  const {dbPath, prices, progress, endpoint} = runSetting(values);
 
   // The run id follows from what shapes a request only (runShape), so a command
   // that selects more, fewer or other episodes is the same run: it replays what
   // it asked before and adds the rest. The selection is recorded in the log.
-  // The endpoint is part of it: the same model name served elsewhere answers differently, and its episodes must not replace these.
-  const endpoint = displayEndpoint(values["base-url"]?.trim() || process.env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  // The endpoint (runSetting) is part of it: the same model name served elsewhere answers differently, and its episodes must not replace these.
   const architecture = STSS_ARCHITECTURES[(values.architecture ?? "ga").toLowerCase().replace(/\s+/g, "") as keyof typeof STSS_ARCHITECTURES];
   if (!architecture) throw new Error(`--architecture must be ${Object.keys(STSS_ARCHITECTURES).join(" or ")}, not ${values.architecture}`);
   const runId = values["run-id"] ?? stableHash(runShape(kind, {endpoint, seats, maxTurns, maxStaleTurns, retries, temperature, memory, summaryModel: values["summary-model"], seed, profilesDir, architecture}), 10);
@@ -293,4 +287,17 @@ export function describeImport(s: ImportSummary): string {
   return f.status === "unchanged"
     ? `import: unchanged, the same log is already in the store (nothing to do)\n`
     : `import (${s.format}): ${f.status}, ${s.episodes} episode(s)\n`;
+}
+
+/** What every runner's command line sets the same way: the store, the price table, the progress bar and the endpoint as the run id names it. */
+export function runSetting(values: {db?: string; prices?: string; quiet?: boolean; "base-url"?: string}): {dbPath: string; prices: ReturnType<typeof loadPrices> | undefined; progress: Progress; endpoint: string} {
+  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
+  // A price table asked for must exist (a typo would silently price nothing); the shipped one may be missing.
+  const prices = values.prices !== undefined ? loadPrices(values.prices) : existsSync(DEFAULT_PRICES_PATH) ? loadPrices(DEFAULT_PRICES_PATH) : undefined;
+  const bar = values.quiet ? silentProgress : stderrProgress();
+  let started = false;
+  // finish only after a start, so a run that asks nothing prints no empty bar.
+  const progress: Progress = {...bar, start: (...a) => ((started = true), bar.start(...a)), finish: () => started && ((started = false), bar.finish())};
+  const endpoint = displayEndpoint(values["base-url"]?.trim() || process.env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL);
+  return {dbPath, prices, progress, endpoint};
 }
