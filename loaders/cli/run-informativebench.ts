@@ -6,7 +6,6 @@
 // every request through the cached client, so a rerun resumes.
 
 import {join, resolve} from "node:path";
-import {importFiles} from "../import/session.js";
 import {createChat, type ChatClient} from "../run/client.js";
 import {firstPrompt, loadIbTemplates, runInformativeBench, templateId} from "../run/episodes/informativebench.js";
 import {questionsFromFile, questionsFromStore, type IbQuestion} from "../run/episodes/informativebench-questions.js";
@@ -15,8 +14,7 @@ import type {Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {knownDataset} from "../../src/lib/informativebench.js";
 import {parseCommandLine} from "./args.js";
-import {pricedAsNote} from "./judge.js";
-import {describeImport, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run.js";
+import {finishRun, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run.js";
 
 export const IB_RUN_HELP = `sociometer run informativebench: two agents answer InformativeBench questions together, each seeing only its own people's information (iAgents §2–3)
 
@@ -133,18 +131,7 @@ export async function runInformativeBenchCommand(argv: string[], deps: RunDeps =
     const failed = result.records.filter((r) => r.failure).length;
     out(`run ${runId}: ${result.records.length} record(s) written to ${outPath}${kept ? `, after ${kept} the run wrote there before` : ""}` +
       `${failed ? `; ${failed} question(s) failed (no usable answer after ${retries + 1} attempt(s)), recorded without a prediction` : ""}\n`);
-    if (client) {
-      const s = client.stats;
-      out(`endpoint ${client.endpoint}: ${s.requests} request(s) sent, ${s.cached} answered from the cache, ${s.retries} retried; ` +
-        `${s.promptTokens} prompt + ${s.completionTokens} completion tokens sent; estimated cost $${s.cost.toFixed(4)}${pricedAsNote(s.pricedAs)}${s.unpriced ? ` (${s.unpriced} request(s) of unpriced models not counted)` : ""}\n`);
-    }
-    if (!values["no-import"] && records.length) out(describeImport(await importFiles(store!, "informativebench", [outPath], {progress})));
-    if (result.failures.length) {
-      err(`${result.failures.length} unit(s) stopped on endpoint errors and are not in the log; run the same command again to resume:\n`);
-      for (const f of result.failures.slice(0, 10)) err(`  ${f.what}: ${f.message}\n`);
-      return 3;
-    }
-    return 0;
+    return await finishRun({client, store: values["no-import"] || !records.length ? null : store!, format: "informativebench", outPath, progress, failures: result.failures}, {out, err});
   } finally {
     progress.finish();
     store?.close();

@@ -210,18 +210,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
     writeJsonl(outPath, records);
     const kept = records.length - result.records.length;
     out(`run ${runId}: ${result.records.length} record(s) written to ${outPath}${kept ? `, after ${kept} the run wrote there before` : ""}\n`);
-    if (client) {
-      const s = client.stats;
-      out(`endpoint ${client.endpoint}: ${s.requests} request(s) sent, ${s.cached} answered from the cache, ${s.retries} retried; ` +
-        `${s.promptTokens} prompt + ${s.completionTokens} completion tokens sent; estimated cost $${s.cost.toFixed(4)}${pricedAsNote(s.pricedAs)}${s.unpriced ? ` (${s.unpriced} request(s) of unpriced models not counted)` : ""}\n`);
-    }
-    if (!values["no-import"] && records.length) out(describeImport(await importFiles(store!, format, [outPath], {progress})));
-    if (result.failures.length) {
-      err(`${result.failures.length} unit(s) stopped on endpoint errors and are not in the log; run the same command again to resume:\n`);
-      for (const f of result.failures.slice(0, 10)) err(`  ${f.what}: ${f.message}\n`);
-      return 3;
-    }
-    return 0;
+    return await finishRun({client, store: values["no-import"] || !records.length ? null : store!, format, outPath, progress, failures: result.failures}, {out, err});
   } finally {
     progress.finish();
     store?.close();
@@ -300,4 +289,28 @@ export function runSetting(values: {db?: string; prices?: string; quiet?: boolea
   const progress: Progress = {...bar, start: (...a) => ((started = true), bar.start(...a)), finish: () => started && ((started = false), bar.finish())};
   const endpoint = displayEndpoint(values["base-url"]?.trim() || process.env.OPENAI_BASE_URL?.trim() || DEFAULT_BASE_URL);
   return {dbPath, prices, progress, endpoint};
+}
+
+/**
+ * The end every runner shares once its log is written: what the endpoint was
+ * asked and cost, the log imported (unless `store` is null), and the units
+ * that stopped on endpoint errors, which make the exit code 3 (run again to
+ * resume).
+ */
+export async function finishRun(
+  run: {client: ChatClient | null | undefined; store: Store | null; format: string; outPath: string; progress: Progress; failures: readonly EndpointFailure[]},
+  {out, err}: {out: (text: string) => void; err: (text: string) => void}
+): Promise<number> {
+  if (run.client) {
+    const s = run.client.stats;
+    out(`endpoint ${run.client.endpoint}: ${s.requests} request(s) sent, ${s.cached} answered from the cache, ${s.retries} retried; ` +
+      `${s.promptTokens} prompt + ${s.completionTokens} completion tokens sent; estimated cost $${s.cost.toFixed(4)}${pricedAsNote(s.pricedAs)}${s.unpriced ? ` (${s.unpriced} request(s) of unpriced models not counted)` : ""}\n`);
+  }
+  if (run.store) out(describeImport(await importFiles(run.store, run.format, [run.outPath], {progress: run.progress})));
+  if (run.failures.length) {
+    err(`${run.failures.length} unit(s) stopped on endpoint errors and are not in the log; run the same command again to resume:\n`);
+    for (const f of run.failures.slice(0, 10)) err(`  ${f.what}: ${f.message}\n`);
+    return 3;
+  }
+  return 0;
 }
