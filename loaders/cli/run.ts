@@ -22,7 +22,7 @@ import {pricedAsNote} from "./judge.js";
 import {loadProfiles, PROFILE_FILES} from "../run/profiles.js";
 import {defaultStorePath, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
-import {parseCommandLine} from "./args.js";
+import {parseCommandLine, UsageError} from "./args.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const SAMPLE_PROFILES = join(ROOT, "data/samples/profiles");
@@ -69,6 +69,40 @@ export interface RunDeps {
 const KINDS = ["sotopia", "lifelong", "hsii", "stss"] as const;
 type Kind = (typeof KINDS)[number];
 
+/**
+ * The options that shape only some runners. Given to another runner they would
+ * be read and then ignored, so a run would silently differ from what its
+ * command line says (an `--architecture ga+tdp` lifelong run is a plain one).
+ */
+const RUNNERS_OF_OPTION: Record<string, readonly Kind[]> = {
+  "partner-model": ["sotopia", "lifelong", "stss"],
+  profiles: ["sotopia", "lifelong"],
+  "max-turns": ["sotopia", "lifelong", "stss"],
+  "max-stale-turns": ["sotopia", "lifelong", "stss"],
+  retries: ["sotopia", "lifelong", "stss"],
+  seed: ["sotopia", "lifelong", "stss"],
+  limit: ["sotopia", "hsii", "stss"],
+  combo: ["sotopia"],
+  repeats: ["sotopia"],
+  memory: ["lifelong"],
+  "summary-model": ["lifelong"],
+  episodes: ["lifelong"],
+  chains: ["lifelong"],
+  pair: ["lifelong"],
+  architecture: ["stss"],
+  task: ["stss"],
+  input: ["hsii"],
+};
+
+/** Refuses an option the chosen runner would ignore, naming the runners that take it. */
+export function checkOptionsApply(kind: Kind, given: Record<string, unknown>, models: readonly string[]): void {
+  for (const [option, runners] of Object.entries(RUNNERS_OF_OPTION)) {
+    if (given[option] === undefined || runners.includes(kind)) continue;
+    throw new UsageError(`--${option} applies to ${runners.map((r) => `run ${r}`).join(", ")}, not run ${kind}, which would ignore it`);
+  }
+  if (kind === "hsii" && models.length > 1) throw new UsageError("run hsii tests one model: give one --model (the gold answers are the other side)");
+}
+
 function wholeNumber(flag: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
@@ -101,6 +135,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   if (!KINDS.includes(kind)) throw new Error(`unknown runner ${JSON.stringify(kind)}; runners: ${[...KINDS, "informativebench"].join(", ")}`);
   const models = values.model ?? [];
   if (!models.length) throw new Error("--model is required (the model that plays seat 1, or the tested model for hsii)");
+  checkOptionsApply(kind, values, models);
   if (models.length > 2 || (models.length === 2 && values["partner-model"])) throw new Error("give at most two models: --model for seat 1, and a second --model or --partner-model for seat 2");
   const seats: [string, string] = [models[0]!, values["partner-model"] ?? models[1] ?? models[0]!];
   const maxTurns = wholeNumber("max-turns", values["max-turns"], 1) ?? 20;

@@ -268,6 +268,27 @@ describe("run hsii", () => {
   });
 });
 
+describe("options a runner would ignore are refused", () => {
+  it.each([
+    [["lifelong", "--model", "m", "--architecture", "ga+tdp"], "--architecture applies to run stss, not run lifelong, which would ignore it"],
+    [["sotopia", "--model", "m", "--memory", "none"], "--memory applies to run lifelong, not run sotopia, which would ignore it"],
+    [["stss", "--model", "m", "--repeats", "2"], "--repeats applies to run sotopia, not run stss, which would ignore it"],
+    [["hsii", "--model", "m", "--max-turns", "4"], "--max-turns applies to run sotopia, run lifelong, run stss, not run hsii, which would ignore it"],
+    [["lifelong", "--model", "m", "--limit", "3"], "--limit applies to run sotopia, run hsii, run stss, not run lifelong, which would ignore it"],
+    [["hsii", "--model", "m", "--partner-model", "p"], "--partner-model applies to run sotopia, run lifelong, run stss, not run hsii, which would ignore it"],
+    [["hsii", "--model", "m", "--model", "p"], "run hsii tests one model: give one --model (the gold answers are the other side)"],
+  ])("%j", async (argv, message) => {
+    // Refused before any store is opened or request sent: the db path does not exist.
+    await expect(run([...argv, "--db", join(tempDir(), "none", "s.duckdb")])).rejects.toThrow(message);
+  });
+
+  it("the options each runner does take still pass the check (dry runs)", async () => {
+    const dir = tempDir();
+    expect((await run(["sotopia", "--model", "m", "--repeats", "2", "--seed", "3", "--limit", "1", "--dry-run", "--db", join(dir, "s.duckdb")])).stdout).toContain("2 episode(s)");
+    expect((await run(["lifelong", "--model", "m", "--memory", "none", "--episodes", "2", "--dry-run", "--db", join(dir, "s.duckdb")])).stdout).toContain("memory none");
+  });
+});
+
 describe("through the real openai client and a local OpenAI-compatible server", () => {
   let server: OpenAIServer | null = null;
   const savedKey = process.env.OPENAI_API_KEY;
