@@ -14,7 +14,7 @@ import {dirname} from "node:path";
 import {fileURLToPath} from "node:url";
 import {rows} from "../../loaders/store/db.js";
 import {openStoreWhenFree} from "../../loaders/store/wait-for-lock.js";
-import {hasKeySql, ident, redactedTextSql} from "./redaction.js";
+import {hasKeySql, ident, PLAIN_TYPE, redactedTextSql} from "./redaction.js";
 
 /**
  * The most rows of one store table the site ships (the first in the store's
@@ -53,9 +53,6 @@ const WITHHELD: Record<string, Record<string, string>> = {
 const REDUCED: Record<string, Record<string, {sql: (column: string) => string; note: string}>> = {
   sources: {path: {sql: (c) => `parse_filename(${c})`, note: "file name only: absolute paths stay on the machine that imported them"}},
 };
-
-/** Types shipped as they are: numbers, booleans, dates and times, and lists of them. */
-const PLAIN_TYPE = /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\s*\d+\)|DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS|TIMESTAMP_NS|TIMESTAMP WITH TIME ZONE)(\[\])*$/;
 
 export interface StoreColumn {
   name: string;

@@ -32,14 +32,23 @@ export const hasKeySql = (sql: string): string => `regexp_matches(${sql}, ${PATT
 /** A double-quoted SQL identifier. */
 export const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** The query `sql` with each of its text columns (and lists of text) passed through redactedTextSql; other columns as they are. */
+/** Types that cannot hold text, passed on as they are: numbers, booleans, dates and times, and lists of them. */
+export const PLAIN_TYPE = /^(BOOLEAN|TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL\(\d+,\s*\d+\)|DATE|TIME|TIMESTAMP|TIMESTAMP_S|TIMESTAMP_MS|TIMESTAMP_NS|TIMESTAMP WITH TIME ZONE)(\[\])*$/;
+
+/**
+ * The query `sql` with each of its text columns (and lists of text) passed
+ * through redactedTextSql, and plain columns as they are. Any other column
+ * (JSON, a struct, a map, …) can hold text the pattern would not see inside
+ * it, so it is shipped as its redacted text form, as the explorer ships it.
+ */
 export async function redactedQuery(conn: DuckDBConnection, sql: string): Promise<string> {
   const columns = await rows<{column_name: string; column_type: string}>(conn, `DESCRIBE SELECT * FROM (${sql})`);
   const list = columns.map(({column_name: name, column_type: type}) => {
     const c = ident(name);
+    if (PLAIN_TYPE.test(type)) return c;
     if (type === "VARCHAR") return `${redactedTextSql(c)} AS ${c}`;
     if (type === "VARCHAR[]") return `list_transform(${c}, x -> ${redactedTextSql("x")}) AS ${c}`;
-    return c;
+    return `${redactedTextSql(`CAST(${c} AS VARCHAR)`)} AS ${c}`;
   });
   return `SELECT ${list.join(", ")} FROM (${sql})`;
 }
