@@ -6,7 +6,6 @@ import {createHash} from "node:crypto";
 import {rows, type Store} from "../store/db.js";
 import type {ChatRequest} from "./chat.js";
 import {commitSoon} from "./commits.js";
-import {serialized} from "./limiter.js";
 
 /**
  * The version of the cache key's layout. v2 added the endpoint: the same model
@@ -67,9 +66,11 @@ async function lookUp(store: Store, q: {pending: Lookup[]; running: boolean}): P
       const batch = q.pending.splice(0, 500);
       try {
         const hashes = [...new Set(batch.map((l) => l.hash))];
-        const found = await serialized(store.conn, () =>
-          rows<{hash: string; response: string | null; prompt_tokens: number | null; completion_tokens: number | null}>(store.conn,
-            `SELECT hash, response, prompt_tokens, completion_tokens FROM llm_calls WHERE hash IN (${hashes.map((_, i) => `$${i + 1}`).join(", ")})`, hashes));
+        // On the store's second connection: a look-up waiting behind a group commit on the first held
+        // every new request back by a commit's time. Answers not committed yet are not missed: the client
+        // keeps a request in flight until its answer is committed, and joins a second ask of it to the first.
+        const found = await rows<{hash: string; response: string | null; prompt_tokens: number | null; completion_tokens: number | null}>(await store.reader(),
+          `SELECT hash, response, prompt_tokens, completion_tokens FROM llm_calls WHERE hash IN (${hashes.map((_, i) => `$${i + 1}`).join(", ")})`, hashes);
         const byHash = new Map(found.filter((f) => f.response !== null).map((f) => [f.hash, {
           text: (JSON.parse(f.response!) as {text: string}).text, promptTokens: f.prompt_tokens ?? 0, completionTokens: f.completion_tokens ?? 0,
         }]));

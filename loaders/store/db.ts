@@ -17,6 +17,12 @@ export interface Store {
   conn: DuckDBConnection;
   /** The migration files this open applied (none for a current or read-only store). */
   migrated: string[];
+  /**
+   * A second connection, opened on first use, for reads that must not queue
+   * behind `conn`'s transactions (the request cache's look-ups while answers
+   * are being committed). It sees committed data only.
+   */
+  reader(): Promise<DuckDBConnection>;
   close(): void;
 }
 
@@ -26,7 +32,10 @@ export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
   const instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
   const conn = await instance.connect();
+  let reader: Promise<DuckDBConnection> | null = null;
+  let readerConn: DuckDBConnection | null = null;
   const close = () => {
+    readerConn?.closeSync();
     conn.closeSync();
     instance.closeSync();
   };
@@ -38,7 +47,7 @@ export async function openStore(path: string, {readOnly = false} = {}): Promise<
     close();
     throw e;
   }
-  return {path, conn, migrated, close};
+  return {path, conn, migrated, close, reader: () => (reader ??= instance.connect().then((c) => (readerConn = c)))};
 }
 
 /** Refuses (StoreVersionError) a store whose schema is not exactly this version's, without writing. */

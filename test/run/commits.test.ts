@@ -3,6 +3,7 @@
 // returns an answer before it is kept (deferSave) without asking twice.
 
 import {afterEach, describe, expect, it} from "vitest";
+import type {DuckDBConnection} from "@duckdb/node-api";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {cachedCall, requestHash, storeCall} from "../../loaders/run/cache.js";
 import type {ChatRequest} from "../../loaders/run/chat.js";
@@ -18,13 +19,13 @@ afterEach(async () => {
 });
 
 /** Counts the statements run on the store's connection that start with `prefix`. */
-function statements(store: Store, prefix: string): {n: number} {
+function statements(conn: DuckDBConnection, prefix: string): {n: number} {
   const seen = {n: 0};
-  const run = store.conn.run.bind(store.conn);
-  store.conn.run = ((sql: string, ...rest: unknown[]) => {
+  const run = conn.run.bind(conn);
+  conn.run = ((sql: string, ...rest: unknown[]) => {
     if (sql.trimStart().startsWith(prefix)) seen.n++;
     return (run as (...a: unknown[]) => ReturnType<typeof run>)(sql, ...rest);
-  }) as typeof store.conn.run;
+  }) as typeof conn.run;
   return seen;
 }
 
@@ -34,8 +35,8 @@ describe("group commits", () => {
   it("gathers the rows of writes queued together into one INSERT per table, in one transaction", async () => {
     const store = await tempStore();
     await store.conn.run("CREATE TABLE t (k INTEGER, v VARCHAR)");
-    const inserts = statements(store, "INSERT INTO t");
-    const commits = statements(store, "COMMIT");
+    const inserts = statements(store.conn, "INSERT INTO t");
+    const commits = statements(store.conn, "COMMIT");
     await Promise.all(Array.from({length: 50}, (_, i) => commitSoon(store, async (tx) => {
       tx.insert("t", "(?, ?)", [i, `row ${i}`]);
       tx.insert("t (k)", "(?)", [1000 + i]);
@@ -77,11 +78,37 @@ describe("cache lookups", () => {
   it("lookups made together share one query, hits and misses answered each", async () => {
     const store = await tempStore();
     for (const i of [1, 3]) await storeCall(store, {hash: requestHash(request(i), "http://local/v1"), request: request(i), text: `answer ${i}`, promptTokens: i, completionTokens: 2, finishReason: "stop", cost: null, runId: null, endpoint: "http://local/v1"});
-    const selects = statements(store, "SELECT hash");
+    const selects = statements(await store.reader(), "SELECT hash");
     const found = await Promise.all([0, 1, 2, 3, 3].map((i) => cachedCall(store, requestHash(request(i), "http://local/v1"))));
     expect(selects.n).toBe(1);
     expect(found).toEqual([null, {text: "answer 1", promptTokens: 1, completionTokens: 2}, null,
       {text: "answer 3", promptTokens: 3, completionTokens: 2}, {text: "answer 3", promptTokens: 3, completionTokens: 2}]);
+  });
+
+  it("a lookup does not wait for a group commit in progress, and sees only what is committed", async () => {
+    const store = await tempStore();
+    const hashOf = (i: number) => requestHash(request(i), "http://local/v1");
+    await storeCall(store, {hash: hashOf(1), request: request(1), text: "answer 1", promptTokens: 1, completionTokens: 2, finishReason: "stop", cost: null, runId: null, endpoint: "http://local/v1"});
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let inside!: () => void;
+    const started = new Promise<void>((r) => (inside = r));
+    // A commit that stays open until released, with answer 2 written inside it.
+    const commit = commitSoon(store, async (tx) => {
+      tx.insert("llm_calls (hash, model, request, response, prompt_tokens, completion_tokens, cost, created_at, run_id)", "(?, ?, ?, ?, ?, ?, ?, now(), ?)",
+        [hashOf(2), "m", "{}", JSON.stringify({text: "answer 2"}), 1, 1, null, null]);
+      inside();
+      await held;
+    });
+    await started;
+    const during = await Promise.race([
+      Promise.all([cachedCall(store, hashOf(1)), cachedCall(store, hashOf(2))]),
+      new Promise<string>((r) => setTimeout(() => r("waited for the commit"), 2000)),
+    ]);
+    expect(during).toEqual([{text: "answer 1", promptTokens: 1, completionTokens: 2}, null]);
+    release();
+    await commit;
+    expect(await cachedCall(store, hashOf(2))).toEqual({text: "answer 2", promptTokens: 1, completionTokens: 1});
   });
 });
 

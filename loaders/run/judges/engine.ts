@@ -308,13 +308,17 @@ export async function runJudge<I extends JudgeItem, A>(store: Store, kind: Judge
 
   const w = await openRun(store, shape, runId, {endpoint: o.endpoint, options: runOptions(o, repairs)});
   let finished = 0;
-  progress.start(`${kind.name} by ${o.model}`, todo.length);
-  await forEachLimited(todo, o.concurrency ?? 4, async (item) => {
+  const done = () => progress.update(++finished);
+  const concurrency = o.concurrency ?? 4;
+  const writes = committing(2 * concurrency);
+
+  const judgeOne = async (item: I): Promise<void> => {
+    writes.throwIfFailed();
     const fixed = kind.settled?.(item);
     if (fixed !== undefined && fixed !== null) {
       await recordJudgment(store, kind, w, item, {ok: true, value: fixed}, 0);
       result.ok++;
-      progress.update(++finished);
+      done();
       return;
     }
     const first = judgeRequest(shape, item);
@@ -325,14 +329,18 @@ export async function runJudge<I extends JudgeItem, A>(store: Store, kind: Judge
         const checked = checkAnswer(kind, item, response.text);
         // The answer's cache write (when the client defers it) and the judgment share a commit, the answer first.
         if (checked.ok) {
-          await Promise.all([response.saved, recordJudgment(store, kind, w, item, checked, attempt)]);
-          result.ok++;
-          break;
+          await writes.add(Promise.all([response.saved, recordJudgment(store, kind, w, item, checked, attempt)]), () => {
+            result.ok++;
+            done();
+          });
+          return;
         }
         if (attempt > repairs) {
-          await Promise.all([response.saved, recordJudgment(store, kind, w, item, {ok: false, problem: checked.problem, raw: response.text}, attempt)]);
-          result.failed++;
-          break;
+          await writes.add(Promise.all([response.saved, recordJudgment(store, kind, w, item, {ok: false, problem: checked.problem, raw: response.text}, attempt)]), () => {
+            result.failed++;
+            done();
+          });
+          return;
         }
         await response.saved;
         messages.push({role: "assistant", content: response.text}, repairMessage(checked.problem));
@@ -341,13 +349,54 @@ export async function runJudge<I extends JudgeItem, A>(store: Store, kind: Judge
       if (!(e instanceof ChatError)) throw e;
       result.unfinished.push({key: item.key, error: e.message});
     }
-    progress.update(++finished);
-  });
+    done();
+  };
+
+  progress.start(`${kind.name} by ${o.model}`, todo.length);
+  try {
+    await forEachLimited(todo, concurrency, judgeOne);
+  } finally {
+    // What was answered lands (or fails) before the run returns or throws, after a bug in one case too.
+    await writes.landed();
+  }
+  writes.throwIfFailed();
   progress.finish();
 
   await finishRun(store, w);
   if (kind.summary) for (const note of await kind.summary(store, runId)) result.notes.push(note);
   return result;
+}
+
+/**
+ * Judgments on their way to the store. A case's slot goes on to its next case
+ * as soon as the answer is checked, while the judgment waits for its group
+ * commit (loaders/run/commits.ts): holding the slot through the commit left
+ * it idle for a commit's time after every answer (a third of the time at
+ * concurrency 32). A judgment still counts as done only once committed, and
+ * at most `limit` wait at once, so a slow store slows the requests down
+ * instead of piling answers up in memory.
+ */
+function committing(limit: number) {
+  const waiting = new Set<Promise<void>>();
+  let failure: {error: unknown} | null = null;
+  return {
+    /** Adds a write and calls onCommitted once it lands; resolves when there is room for another. */
+    async add(write: Promise<unknown>, onCommitted: () => void): Promise<void> {
+      const settled: Promise<void> = write.then(onCommitted, (error: unknown) => {
+        failure ??= {error};
+      }).finally(() => waiting.delete(settled));
+      waiting.add(settled);
+      while (waiting.size >= limit) await Promise.race(waiting);
+    },
+    /** A failed write stops the run before it asks for more. */
+    throwIfFailed(): void {
+      if (failure) throw failure.error;
+    },
+    /** Waits until every write has landed or failed. */
+    async landed(): Promise<void> {
+      while (waiting.size) await Promise.race(waiting);
+    },
+  };
 }
 
 /** The options a run is recorded with (judge_runs.options); --collect reads include_failed and repairs back. */
