@@ -7,6 +7,11 @@
 //   parse      stream the file line by line and JSON.parse each line: the floor
 //
 // Child mode (used by the harness): tsx bench/import.ts --measure <method> <file> <db>
+//
+// Phases (by hand, not part of the section): tsx bench/import.ts --phases <file> <db> [lines]
+// runs the importer's steps one after another on one thread over the file's
+// first lines, 200 at a time, and prints the time of each step per episode:
+// where an import's CPU goes, apart from how the threads overlap.
 
 import {DuckDBInstance} from "@duckdb/node-api";
 import {once} from "node:events";
@@ -17,6 +22,15 @@ import {fileURLToPath, pathToFileURL} from "node:url";
 import {importFiles} from "../loaders/import/session.js";
 import {stderrProgress} from "../loaders/progress.js";
 import {openStore} from "../loaders/store/db.js";
+import {isUtf8} from "node:buffer";
+import {createHash} from "node:crypto";
+import {openSync, readSync} from "node:fs";
+import {deserialize, serialize} from "node:v8";
+import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
+import {episodeFromDump} from "../loaders/import/sotopia.js";
+import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
+import {StoreWriter} from "../loaders/import/writer.js";
+import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
 import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
 import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./run.js";
 
@@ -209,7 +223,92 @@ async function child(method: string, file: string, db: string): Promise<void> {
   reportFromChild((performance.now() - started) / 1000, extra);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+/** The first `limit` lines of a file, each its own buffer. */
+function firstLines(file: string, limit: number): Buffer[] {
+  const fd = openSync(file, "r");
+  const lines: Buffer[] = [];
+  let carry = Buffer.alloc(0);
+  let at = 0;
+  for (const chunk = Buffer.allocUnsafe(1 << 22); lines.length < limit; ) {
+    const got = readSync(fd, chunk, 0, chunk.length, at);
+    if (got === 0) break;
+    at += got;
+    const buf = Buffer.concat([carry, chunk.subarray(0, got)]);
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl >= 0 && lines.length < limit; nl = buf.indexOf(10, start)) {
+      lines.push(Buffer.from(buf.subarray(start, nl)));
+      start = nl + 1;
+    }
+    carry = Buffer.from(buf.subarray(start));
+  }
+  return lines;
+}
+
+/** Prints each step's time per episode (see the header). */
+async function phases(file: string, db: string, limit: number): Promise<void> {
+  const lines = firstLines(file, limit);
+  const spent = new Map<string, number>();
+  const time = <T>(step: string, work: () => T): T => {
+    const started = performance.now();
+    const result = work();
+    spent.set(step, (spent.get(step) ?? 0) + performance.now() - started);
+    return result;
+  };
+  removeDb(db);
+  const store = await openStore(db);
+  await store.conn.run("BEGIN TRANSACTION");
+  const writer = await StoreWriter.open(store.conn);
+  const hash = createHash("sha256");
+  const fatalDecoder = new TextDecoder("utf-8", {fatal: true});
+  for (let at = 0; at < lines.length; at += 200) {
+    const part = lines.slice(at, at + 200);
+    time("sha256 of the bytes (hash thread)", () => part.forEach((b) => hash.update(b)));
+    const texts = time("strict UTF-8 decode (worker)", () => part.map((b) => {
+      if (!isUtf8(b)) throw new Error("not UTF-8");
+      return b.toString("utf8");
+    }));
+    // The two steps they replaced, for comparison (left out of the total).
+    time("(replaced) fatal TextDecoder", () => part.forEach((b) => fatalDecoder.decode(b)));
+    time("(replaced) tooDeep scan of the text", () => texts.forEach((t) => tooDeep(t)));
+    const docs = time("JSON.parse (worker)", () => texts.map((t) => JSON.parse(t) as JsonObject));
+    time("nesting depth, on the parsed tree (worker)", () => docs.forEach((d) => nestsDeeperThan(d, MAX_JSON_DEPTH)));
+    const episodes = time("validation + records: episodeFromDump (worker)", () => docs.map((d) => episodeFromDump(d)));
+    const batch = time("row building: BatchBuilder (worker)", () => {
+      const builder = new BatchBuilder();
+      episodes.forEach((e, i) => builder.add(e, i + 1));
+      return builder.take(0);
+    });
+    const bytes = time("postMessage: serialise (worker)", () => serialize(batch));
+    const back = time("postMessage: deserialise (main)", () => deserialize(bytes) as EpisodeBatch);
+    time("appending rows: StoreWriter.batch (main)", () => writer.batch(back, "bench", null));
+  }
+  time("appenders flushed and closed (main)", () => {
+    writer.flush();
+    writer.close();
+  });
+  let started = performance.now();
+  await store.conn.run("COMMIT");
+  spent.set("COMMIT", performance.now() - started);
+  started = performance.now();
+  store.close();
+  spent.set("closing the store (checkpoint)", performance.now() - started);
+  let total = 0;
+  for (const [step, ms] of spent) if (!step.startsWith("(replaced)")) total += ms;
+  process.stdout.write(`${lines.length} episodes of ${file}\n`);
+  for (const [step, ms] of spent) process.stdout.write(`${step.padEnd(48)} ${(ms * 1000 / lines.length).toFixed(1).padStart(7)} µs/episode ${(100 * ms / total).toFixed(1).padStart(5)}%\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href && process.argv[2] === "--phases") {
+  const [, file, db, limit] = process.argv.slice(2);
+  if (!file || !db) {
+    process.stderr.write("usage: tsx bench/import.ts --phases <dump.jsonl> <db> [lines]\n");
+    process.exit(2);
+  }
+  phases(file, db, Number(limit ?? 10_000)).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+} else if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const [flag, method, file, db] = process.argv.slice(2);
   if (flag !== "--measure" || !method || !file || !db) {
     process.stderr.write("usage: tsx bench/import.ts --measure <parse|read_json|importer> <file> <db>  (run the benchmark with npm run bench)\n");
