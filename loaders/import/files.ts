@@ -31,7 +31,7 @@ export interface Line {
 /**
  * Strict UTF-8, a leading byte-order mark dropped (as TextDecoder does).
  * isUtf8 and toString accept and refuse the same bytes as a fatal TextDecoder,
- * at about a tenth of its cost (which had been more than JSON.parse's).
+ * a little cheaper (6.8 against 7.5 µs of CPU a 31 KB dump line, warmed up).
  */
 function decode(bytes: Uint8Array): string | RecordProblem {
   if (!isUtf8(bytes)) return new RecordProblem(null, "the line is not valid UTF-8 (is the file in another encoding?)");

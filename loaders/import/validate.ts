@@ -62,9 +62,9 @@ export function asWholeNumber(v: unknown, field: string, min: number, max = INT3
  * Parses one JSON document, turning a syntax error into a problem a user can read.
  * JSON.parse itself nests without recursion; the depth limit protects the
  * recursive code after it. It is checked on the parsed tree (a few hundred
- * nodes a record) rather than by scanning the text before parsing (a quarter
- * of JSON.parse's time over the whole line); only a document that fails is
- * scanned, to say where.
+ * nodes a record: 5.6 µs of CPU a 31 KB dump line) rather than by scanning the
+ * text before parsing (9.4 µs; JSON.parse itself takes 34); only a document
+ * that fails is scanned, to say where.
  */
 export function parseJson(text: string): Json {
   let doc: Json;
