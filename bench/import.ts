@@ -17,23 +17,23 @@
 // another's garbage; what collecting costs the import is then not in them.
 
 import {DuckDBInstance} from "@duckdb/node-api";
+import {isUtf8} from "node:buffer";
+import {createHash} from "node:crypto";
 import {once} from "node:events";
-import {createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync} from "node:fs";
+import {createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync} from "node:fs";
+import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import {finished} from "node:stream/promises";
 import {fileURLToPath, pathToFileURL} from "node:url";
-import {importFiles} from "../loaders/import/session.js";
-import {stderrProgress} from "../loaders/progress.js";
-import {openStore} from "../loaders/store/db.js";
-import {isUtf8} from "node:buffer";
-import {createHash} from "node:crypto";
-import {openSync, readSync} from "node:fs";
 import {deserialize, serialize} from "node:v8";
 import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
+import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
+import {importFiles} from "../loaders/import/session.js";
 import {episodeFromDump} from "../loaders/import/sotopia.js";
 import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
 import {StoreWriter} from "../loaders/import/writer.js";
-import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
+import {stderrProgress} from "../loaders/progress.js";
+import {openStore} from "../loaders/store/db.js";
 import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
 import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./run.js";
 
@@ -108,10 +108,12 @@ export async function run(ctx: BenchContext): Promise<string> {
         removeDb(db);
         ctx.log(`${method}: ${n.toLocaleString("en-US")} episodes, ${mb(bytes)}, run ${round} of ${ctx.repeat}`);
         try {
-          const m = await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db]);
+          // The machine is shared: a run's 1-minute load average says how far to trust its time.
+          const load = loadavg()[0];
+          const m: Measurement = {...(await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db])), load};
           runs[method].push(m);
           if (typeof m.duckdb === "string") duckdbVersion = m.duckdb;
-          ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}`);
+          ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}, load ${load.toFixed(2)}`);
         } catch (e) {
           failures[method] = e instanceof Error ? e.message : String(e);
           ctx.log(`${method}: failed: ${failures[method]}`);
@@ -138,8 +140,8 @@ function section(results: readonly SizeResult[], duckdbVersion: string, repeat: 
     METHODS.map((method) => {
       const o = outcomes[method];
       const cells = o.ok
-        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss)]
-        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", ""];
+        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss), Number(o.load).toFixed(2)]
+        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", "", ""];
       return `| ${fmtN(n)} | ${mb(bytes)} | ${LABELS[method]} | ${cells.join(" | ")} |`;
     }),
   );
@@ -161,10 +163,11 @@ about ${(avg / 1000).toFixed(1)} KB a line, like the real dump), one file per N.
 ${repeat} time(s), taking turns with the others, each run in a fresh child process, on the same
 file, into a fresh DuckDB file where it writes one; time covers opening, the work and closing.
 The table shows the median run (all runs in brackets); peak RSS is the largest
-of the runs' \`process.resourceUsage().maxRSS\`.
+of the runs' \`process.resourceUsage().maxRSS\`; load is the machine's 1-minute load
+average as that median run started (2 cores: above 2, other work shared them).
 
-| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS |
-| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |
+| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS | load |
+| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
 Throughput ratios (higher is better; goals: importer ≥ ${GOALS.readJson}× read_json, ≥ ${GOALS.parse}× the parse floor):
