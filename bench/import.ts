@@ -7,14 +7,31 @@
 //   parse      stream the file line by line and JSON.parse each line: the floor
 //
 // Child mode (used by the harness): tsx bench/import.ts --measure <method> <file> <db>
+//
+// Phases (by hand, not part of the section):
+//   node --expose-gc --import tsx bench/import.ts --phases <file> <db> [lines]
+// runs the importer's steps one after another on one thread over the file's
+// first lines, 200 at a time, and prints the time of each step per episode:
+// where an import's CPU goes, apart from how the threads overlap. Each step
+// starts after a full collection (with --expose-gc), so none is charged for
+// another's garbage; what collecting costs the import is then not in them.
 
 import {DuckDBInstance} from "@duckdb/node-api";
+import {isUtf8} from "node:buffer";
+import {createHash} from "node:crypto";
 import {once} from "node:events";
-import {createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync} from "node:fs";
+import {createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync} from "node:fs";
+import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import {finished} from "node:stream/promises";
 import {fileURLToPath, pathToFileURL} from "node:url";
+import {deserialize, serialize} from "node:v8";
+import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
+import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
 import {importFiles} from "../loaders/import/session.js";
+import {episodeFromDump} from "../loaders/import/sotopia.js";
+import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
+import {StoreWriter} from "../loaders/import/writer.js";
 import {stderrProgress} from "../loaders/progress.js";
 import {openStore} from "../loaders/store/db.js";
 import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
@@ -91,10 +108,12 @@ export async function run(ctx: BenchContext): Promise<string> {
         removeDb(db);
         ctx.log(`${method}: ${n.toLocaleString("en-US")} episodes, ${mb(bytes)}, run ${round} of ${ctx.repeat}`);
         try {
-          const m = await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db]);
+          // The machine is shared: a run's 1-minute load average says how far to trust its time.
+          const load = loadavg()[0];
+          const m: Measurement = {...(await measureInChild(fileURLToPath(import.meta.url), ["--measure", method, file, db])), load};
           runs[method].push(m);
           if (typeof m.duckdb === "string") duckdbVersion = m.duckdb;
-          ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}`);
+          ctx.log(`${method}: ${m.seconds.toFixed(2)} s, ${rate(n / m.seconds)} episodes/s, ${rate(bytes / 1e6 / m.seconds)} MB/s, peak RSS ${mb(m.peakRss)}, load ${load.toFixed(2)}`);
         } catch (e) {
           failures[method] = e instanceof Error ? e.message : String(e);
           ctx.log(`${method}: failed: ${failures[method]}`);
@@ -121,8 +140,8 @@ function section(results: readonly SizeResult[], duckdbVersion: string, repeat: 
     METHODS.map((method) => {
       const o = outcomes[method];
       const cells = o.ok
-        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss)]
-        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", ""];
+        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss), Number(o.load).toFixed(2)]
+        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", "", ""];
       return `| ${fmtN(n)} | ${mb(bytes)} | ${LABELS[method]} | ${cells.join(" | ")} |`;
     }),
   );
@@ -144,10 +163,11 @@ about ${(avg / 1000).toFixed(1)} KB a line, like the real dump), one file per N.
 ${repeat} time(s), taking turns with the others, each run in a fresh child process, on the same
 file, into a fresh DuckDB file where it writes one; time covers opening, the work and closing.
 The table shows the median run (all runs in brackets); peak RSS is the largest
-of the runs' \`process.resourceUsage().maxRSS\`.
+of the runs' \`process.resourceUsage().maxRSS\`; load is the machine's 1-minute load
+average as that median run started (2 cores: above 2, other work shared them).
 
-| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS |
-| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |
+| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS | load |
+| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
 Throughput ratios (higher is better; goals: importer ≥ ${GOALS.readJson}× read_json, ≥ ${GOALS.parse}× the parse floor):
@@ -209,7 +229,95 @@ async function child(method: string, file: string, db: string): Promise<void> {
   reportFromChild((performance.now() - started) / 1000, extra);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+/** The first `limit` lines of a file, each its own buffer. */
+function firstLines(file: string, limit: number): Buffer[] {
+  const fd = openSync(file, "r");
+  const lines: Buffer[] = [];
+  let carry = Buffer.alloc(0);
+  let at = 0;
+  for (const chunk = Buffer.allocUnsafe(1 << 22); lines.length < limit; ) {
+    const got = readSync(fd, chunk, 0, chunk.length, at);
+    if (got === 0) break;
+    at += got;
+    const buf = Buffer.concat([carry, chunk.subarray(0, got)]);
+    let start = 0;
+    for (let nl = buf.indexOf(10); nl >= 0 && lines.length < limit; nl = buf.indexOf(10, start)) {
+      lines.push(Buffer.from(buf.subarray(start, nl)));
+      start = nl + 1;
+    }
+    carry = Buffer.from(buf.subarray(start));
+  }
+  return lines;
+}
+
+/** Prints each step's time per episode (see the header). */
+async function phases(file: string, db: string, limit: number): Promise<void> {
+  const lines = firstLines(file, limit);
+  const spent = new Map<string, number>();
+  // Without a collection before each step, the first step to allocate pays for the garbage of the ones before it.
+  const collect = (globalThis as {gc?: () => void}).gc ?? (() => {});
+  const time = <T>(step: string, work: () => T): T => {
+    collect();
+    const started = performance.now();
+    const result = work();
+    spent.set(step, (spent.get(step) ?? 0) + performance.now() - started);
+    return result;
+  };
+  removeDb(db);
+  const store = await openStore(db);
+  await store.conn.run("BEGIN TRANSACTION");
+  const writer = await StoreWriter.open(store.conn);
+  const hash = createHash("sha256");
+  const fatalDecoder = new TextDecoder("utf-8", {fatal: true});
+  for (let at = 0; at < lines.length; at += 200) {
+    const part = lines.slice(at, at + 200);
+    time("sha256 of the bytes (hash thread)", () => part.forEach((b) => hash.update(b)));
+    // The two steps they replaced, for comparison (left out of the total).
+    time("(replaced) fatal TextDecoder", () => part.map((b) => fatalDecoder.decode(b)));
+    const texts = time("strict UTF-8 decode (worker)", () => part.map((b) => {
+      if (!isUtf8(b)) throw new Error("not UTF-8");
+      return b.toString("utf8");
+    }));
+    time("(replaced) tooDeep scan of the text", () => texts.forEach((t) => tooDeep(t)));
+    const docs = time("JSON.parse (worker)", () => texts.map((t) => JSON.parse(t) as JsonObject));
+    time("nesting depth, on the parsed tree (worker)", () => docs.forEach((d) => nestsDeeperThan(d, MAX_JSON_DEPTH)));
+    const episodes = time("validation + records: episodeFromDump (worker)", () => docs.map((d) => episodeFromDump(d)));
+    const batch = time("row building: BatchBuilder (worker)", () => {
+      const builder = new BatchBuilder();
+      episodes.forEach((e, i) => builder.add(e, i + 1));
+      return builder.take(0);
+    });
+    const bytes = time("postMessage: serialise (worker)", () => serialize(batch));
+    const back = time("postMessage: deserialise (main)", () => deserialize(bytes) as EpisodeBatch);
+    time("appending rows: StoreWriter.batch (main)", () => writer.batch(back, "bench", null));
+  }
+  time("appenders flushed and closed (main)", () => {
+    writer.flush();
+    writer.close();
+  });
+  let started = performance.now();
+  await store.conn.run("COMMIT");
+  spent.set("COMMIT", performance.now() - started);
+  started = performance.now();
+  store.close();
+  spent.set("closing the store (checkpoint)", performance.now() - started);
+  let total = 0;
+  for (const [step, ms] of spent) if (!step.startsWith("(replaced)")) total += ms;
+  process.stdout.write(`${lines.length} episodes of ${file}\n`);
+  for (const [step, ms] of spent) process.stdout.write(`${step.padEnd(48)} ${(ms * 1000 / lines.length).toFixed(1).padStart(7)} µs/episode ${(100 * ms / total).toFixed(1).padStart(5)}%\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href && process.argv[2] === "--phases") {
+  const [, file, db, limit] = process.argv.slice(2);
+  if (!file || !db) {
+    process.stderr.write("usage: tsx bench/import.ts --phases <dump.jsonl> <db> [lines]\n");
+    process.exit(2);
+  }
+  phases(file, db, Number(limit ?? 10_000)).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+} else if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const [flag, method, file, db] = process.argv.slice(2);
   if (flag !== "--measure" || !method || !file || !db) {
     process.stderr.write("usage: tsx bench/import.ts --measure <parse|read_json|importer> <file> <db>  (run the benchmark with npm run bench)\n");

@@ -97,22 +97,33 @@ function seatNames(messages: Json[] | null, fallback: string[]): string[] {
 function messagesOf(turns: Json[], names: string[], field: string): MessageRecord[] {
   const seat = new Map(names.map((n, i) => [n, i + 1]));
   const out: MessageRecord[] = [];
-  turns.forEach((turn, t) => {
-    asArray(turn, `${field}[${t}]`).forEach((m, j) => {
-      const f = `${field}[${t}][${j}]`;
-      const triple = asArray(m, f);
-      if (triple.length !== 3) throw new RecordProblem(f, `expected [sender, receiver, text], got ${triple.length} items`);
-      const sender = asString(triple[0], `${f}[0]`);
-      const text = asString(triple[2], `${f}[2]`);
+  for (let t = 0; t < turns.length; t++) {
+    const turn = turns[t];
+    if (!Array.isArray(turn)) asArray(turn, `${field}[${t}]`);
+    const messages = turn as Json[];
+    for (let j = 0; j < messages.length; j++) {
+      const triple = messages[j];
+      // Field names are spelt out only for a message that fails: building them for every message cost more than the checks.
+      if (!Array.isArray(triple) || triple.length !== 3 || typeof triple[0] !== "string" || typeof triple[2] !== "string") messageProblem(triple, `${field}[${t}][${j}]`);
+      const sender = (triple as Json[])[0] as string;
       // Environment→agent messages are observations that repeat the transcript; the context they carry is kept on the episode.
-      if (sender === "Environment") return;
+      if (sender === "Environment") continue;
       const agent = seat.get(sender);
-      if (agent === undefined) throw new RecordProblem(`${f}[0]`, `sender ${JSON.stringify(sender)} is not a participant (${names.join(", ")})`);
-      const {action_type, content} = parseAction(text);
+      if (agent === undefined) throw new RecordProblem(`${field}[${t}][${j}][0]`, `sender ${JSON.stringify(sender)} is not a participant (${names.join(", ")})`);
+      const {action_type, content} = parseAction((triple as Json[])[2] as string);
       out.push({turn: t, agent, action_type, content});
-    });
-  });
+    }
+  }
   return out;
+}
+
+/** Throws the problem of a message that is not [sender, receiver, text]. */
+function messageProblem(m: Json, f: string): never {
+  const triple = asArray(m, f);
+  if (triple.length !== 3) throw new RecordProblem(f, `expected [sender, receiver, text], got ${triple.length} items`);
+  asString(triple[0], `${f}[0]`);
+  asString(triple[2], `${f}[2]`);
+  throw new Error(`${f}: messageProblem called on a good message`);
 }
 
 function modelsOf(v: Json | undefined, field: string): {judge: string; agents: string[]} {

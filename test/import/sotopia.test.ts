@@ -111,3 +111,26 @@ describe("sotopia format: a JSON file holding several EpisodeLogs", () => {
     expect(await rows(store.conn, "SELECT episode_id FROM episodes ORDER BY 1")).toEqual([{episode_id: "a"}, {episode_id: "c"}]);
   });
 });
+
+describe("sotopia dump: a malformed message is named by its place in raw_messages", () => {
+  const messages = (second: unknown) => {
+    const raw = structuredClone(dumpRecord("x").raw_messages) as unknown[][];
+    raw[1][2] = second;
+    return raw;
+  };
+  const cases: {name: string; raw: unknown; field: string; problem: string}[] = [
+    {name: "a turn that is not an array", raw: [[], {}], field: "raw_messages[1]", problem: "expected an array, got an object"},
+    {name: "a message that is not an array", raw: messages("hi"), field: "raw_messages[1][2]", problem: 'expected an array, got string "hi"'},
+    {name: "a message of two items", raw: messages(["Ada Lane", "Environment"]), field: "raw_messages[1][2]", problem: "expected [sender, receiver, text], got 2 items"},
+    {name: "a sender that is not a string", raw: messages([7, "Environment", "did nothing"]), field: "raw_messages[1][2][0]", problem: "expected a string, got number 7"},
+    {name: "a text that is not a string", raw: messages(["Ada Lane", "Environment", null]), field: "raw_messages[1][2][2]", problem: "expected a string, got null"},
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const store = await tempStore();
+      const file = writeFile(store.dir, "m.jsonl", jsonl([dumpRecord("ok"), dumpRecord("bad", {raw_messages: c.raw})]));
+      await expect(importFiles(store, "sotopia", [file])).rejects.toMatchObject({line: 2, field: c.field, problem: c.problem});
+      expect(await count(store, "SELECT count(*) FROM episodes")).toBe(0);
+    });
+  }
+});
