@@ -147,8 +147,8 @@ export async function compareInStore(store: Store, benchmark: CompareBenchmark, 
   const matched = matchedKeys(a, b);
   const where = sidesWhere(a, b);
   const rowsSql = `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`;
-  const {paired, matchedPresent} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
-  return comparePaired(benchmark, paired, a, b, options, matchedPresent);
+  const {paired, matchedPresent, shared} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
+  return comparePaired(benchmark, paired, a, b, options, matchedPresent, shared);
 }
 
 /** Runs the comparison a command line asks for on an open store. */
