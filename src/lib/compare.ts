@@ -543,6 +543,43 @@ export interface DefaultSides {
   note: string;
 }
 
+/** What the Compare page offers for one benchmark: the values of each side key, with their row counts, and the default sides. */
+export interface BenchmarkChoices {
+  benchmark: CompareBenchmark;
+  /** Per side key of the benchmark, the values its rows take (sorted), with their row counts. */
+  values: Partial<Record<SideKey, {value: string; rows: number}[]>>;
+  defaults: DefaultSides;
+}
+
+/** Rows per combination of side keys of a benchmark, as SQL counts them (GROUP BY ALL). */
+export type KeyCounts = {benchmark: string; rows: number} & Partial<Record<SideKey, string | null>>;
+
+/**
+ * The benchmarks with rows, in COMPARE_BENCHMARKS order, each with its key
+ * values and default sides, from counts: rows per key combination, distinct
+ * episodes per model, scores per rater.
+ */
+export function benchmarkChoices(groups: readonly KeyCounts[], models: readonly {benchmark: string; model: string; n: number}[],
+  raters: readonly {benchmark: string; rater: string; n: number}[]): BenchmarkChoices[] {
+  const out: BenchmarkChoices[] = [];
+  for (const benchmark of COMPARE_BENCHMARKS) {
+    const mine = groups.filter((g) => g.benchmark === benchmark);
+    if (mine.length === 0) continue;
+    const values: BenchmarkChoices["values"] = {};
+    for (const key of BENCHMARK_KEYS[benchmark]) {
+      const counted = new Map<string, number>();
+      for (const g of mine) {
+        const v = g[key];
+        if (v !== null && v !== undefined) counted.set(v, (counted.get(v) ?? 0) + Number(g.rows));
+      }
+      if (counted.size) values[key] = Array.from(counted, ([value, rows]) => ({value, rows})).sort((x, y) => (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
+    }
+    const defaults = defaultSidesFromCounts(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark));
+    out.push({benchmark, values, defaults});
+  }
+  return out;
+}
+
 /** defaultSides from counts: episodes per model and scores per rater (the page counts them in SQL). */
 export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[]): DefaultSides {
   const models = modelEpisodes.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
