@@ -54,3 +54,21 @@ describe("compare two raters where some metrics have no rater", () => {
     expect(page.notes).toEqual(c.notes);
   });
 });
+
+describe("compare with both sides naming their rater", () => {
+  it("needs no default sides, and still says when the store has no scores of the benchmark", async () => {
+    const a = ["model=gpt-4", "cot=with", "rater=gpt-4"];
+    const b = ["model=gpt-4", "cot=with", "rater=gpt-4-rerun"];
+    const named = await compareFromArgs(store, "hsii", a, b, holm);
+    // The same as with one side leaving its rater to the defaults (gpt-4, the rater with the most scores).
+    const defaulted = await compareFromArgs(store, "hsii", ["model=gpt-4", "cot=with"], b, holm);
+    expect(named.metrics).toEqual(defaulted.metrics);
+    expect(named.notes).toEqual(defaulted.notes);
+    const empty = await openStore(join(dir, "empty.duckdb"));
+    try {
+      await expect(compareFromArgs(empty, "hsii", a, b, holm)).rejects.toThrow("compare: the store has no hsii scores to compare");
+    } finally {
+      empty.close();
+    }
+  });
+});
