@@ -107,6 +107,9 @@ async function timePage(dist: string, repeat: number, log: (message: string) => 
             select.dispatchEvent(new Event("input", {bubbles: true}));
           }
           for (;;) {
+            const problem = document.querySelector("[data-testid=compare-problem]")?.textContent;
+            if (problem) throw new Error(`the page says: ${problem}`);
+            if (performance.now() - t0 > 600_000) throw new Error("no table within 600 s of the side change");
             const statement = document.querySelector("[data-testid=compare-statement]")?.textContent ?? "";
             if (statement.includes("run=v2") && document.querySelector("[data-testid=compare-table]") && document.querySelectorAll("observablehq-loading").length === 0) {
               return performance.now() - t0;

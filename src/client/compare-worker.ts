@@ -7,7 +7,8 @@
 //
 // Protocol: page → worker {id, request, url}; worker → page
 // {id, type: "progress", text} any number, then {id, type: "result", comparison}
-// or {id, type: "error", message}. Requests run one at a time, in order.
+// or {id, type: "error", message}. Requests run one at a time, in order; one
+// that a newer request overtook while it waited is answered "superseded" unrun.
 
 import {tableFromIPC} from "@uwdata/flechette";
 import {ParquetFile} from "parquet-wasm/esm";
@@ -83,11 +84,15 @@ async function sideRows(url: string, {a, b}: CompareRequest, say: (text: string)
 }
 
 let queue: Promise<void> = Promise.resolve();
+/** The newest request's id: the page asks again only when its choice changed, so an older request still waiting is moot. */
+let newest = 0;
 
 self.onmessage = (event: MessageEvent<WorkerAsk>) => {
   const {id, request, url} = event.data;
+  newest = Math.max(newest, id);
   const post = (answer: WorkerAnswer) => self.postMessage(answer);
   queue = queue.then(async () => {
+    if (id < newest) return post({id, type: "error", message: "superseded by a newer choice"});
     try {
       const rows = await sideRows(url, request, (text) => post({id, type: "progress", text}));
       post({id, type: "progress", text: `Pairing ${rows.length.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? 1000).toLocaleString("en-US")} resamples) in a background worker…`});
