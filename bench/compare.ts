@@ -81,6 +81,8 @@ async function timePage(dist: string, repeat: number, log: (message: string) => 
       const errors: string[] = [];
       page.on("pageerror", (e) => errors.push(e.message));
       try {
+        // tsx compiles with esbuild's keepNames, which wraps functions in `__name`; functions sent to the page need it.
+        await page.addInitScript("globalThis.__name ??= (fn) => fn;");
         await page.addInitScript(() => {
           const w = window as unknown as {__firstView?: number};
           new MutationObserver(() => {
