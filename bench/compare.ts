@@ -70,7 +70,7 @@ interface PageTimes {
  * navigation → the first view (data-first-view) in the DOM, then the four
  * side picks of PAGE_CHANGE made in one task → the table showing run=v2.
  */
-async function timePage(dist: string, repeat: number, log: (message: string) => void): Promise<PageTimes> {
+export async function timePage(dist: string, repeat: number, log: (message: string) => void): Promise<PageTimes> {
   const server = await serveStatic(dist);
   const browser = await launchBrowser();
   const out: PageTimes = {firstView: [], change: [], goal: NaN};
