@@ -20,10 +20,24 @@ export interface CompareRequest {
   options: CompareOptions;
 }
 
+/** How many unpaired items the page lists: their number grows with the store, and the CLI lists them all. */
+export const UNPAIRED_LISTED = 1000;
+
+/** A comparison as the page gets it: the unpaired list cut to UNPAIRED_LISTED, with the full count kept. */
+export type PageComparison = Comparison & {unpairedTotal: number};
+
+export function forPage(c: Comparison): PageComparison {
+  return {...c, unpaired: c.unpaired.slice(0, UNPAIRED_LISTED), unpairedTotal: c.unpaired.length};
+}
+
+/** The line above the unpaired list, saying when it is cut. */
+export const unpairedLine = (c: PageComparison): string =>
+  `${c.unpairedTotal} unpaired items` + (c.unpairedTotal > c.unpaired.length ? ` (the first ${c.unpaired.length} listed; sociometer compare --format csv lists every one)` : "");
+
 export interface CompareSummary {
   choices: BenchmarkChoices[];
   /** The default comparison of the first benchmark, and the request it answers; null when the store has no rows. */
-  first: {request: CompareRequest; comparison: Comparison} | null;
+  first: {request: CompareRequest; comparison: PageComparison} | null;
 }
 
 /** A side as a canonical string: keys in a fixed order, so two equal sides compare equal. */

@@ -12,8 +12,8 @@
 
 import {tableFromIPC} from "@uwdata/flechette";
 import {ParquetFile} from "parquet-wasm/esm";
-import {compareRuns, onSide, type CompareRow, type Comparison} from "../lib/compare.js";
-import type {CompareRequest} from "./compare-summary.js";
+import {compareRuns, onSide, type CompareRow} from "../lib/compare.js";
+import {forPage, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import {initParquetOnce} from "./parquet.js";
 
 export interface WorkerAsk {
@@ -25,7 +25,7 @@ export interface WorkerAsk {
 
 export type WorkerAnswer =
   | {id: number; type: "progress"; text: string}
-  | {id: number; type: "result"; comparison: Comparison}
+  | {id: number; type: "result"; comparison: PageComparison}
   | {id: number; type: "error"; message: string};
 
 const COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", "value", "model", "rater", "run", "source", "setting", "memory", "cot"] as const;
@@ -96,7 +96,7 @@ self.onmessage = (event: MessageEvent<WorkerAsk>) => {
     try {
       const rows = await sideRows(url, request, (text) => post({id, type: "progress", text}));
       post({id, type: "progress", text: `Pairing ${rows.length.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? 1000).toLocaleString("en-US")} resamples) in a background worker…`});
-      const comparison = compareRuns(request.benchmark, rows, request.a, request.b, request.options);
+      const comparison = forPage(compareRuns(request.benchmark, rows, request.a, request.b, request.options));
       post({id, type: "result", comparison});
     } catch (e) {
       post({id, type: "error", message: e instanceof Error ? e.message : String(e)});

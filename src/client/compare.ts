@@ -7,19 +7,19 @@
 
 import {aq} from "./arquero.js";
 import type {CompareBenchmark, Comparison} from "../lib/compare.js";
-import type {CompareRequest} from "./compare-summary.js";
+import type {CompareRequest, PageComparison} from "./compare-summary.js";
 import type {WorkerAnswer, WorkerAsk} from "./compare-worker.js";
 
 export interface CompareWorker {
   /** The comparison the request asks for; `onProgress` hears the worker's notes until it resolves. */
-  compare(request: CompareRequest, onProgress: (text: string) => void): Promise<Comparison>;
+  compare(request: CompareRequest, onProgress: (text: string) => void): Promise<PageComparison>;
   terminate(): void;
 }
 
 /** Starts the page's worker; `urls` gives each benchmark's rows file. */
 export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, string>>): CompareWorker {
   const worker = new Worker(import.meta.resolve("./compare-worker.js"), {type: "module"});
-  const pending = new Map<number, {resolve: (c: Comparison) => void; reject: (e: Error) => void; progress: (text: string) => void}>();
+  const pending = new Map<number, {resolve: (c: PageComparison) => void; reject: (e: Error) => void; progress: (text: string) => void}>();
   let next = 0;
   worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
     const answer = event.data;
@@ -38,7 +38,7 @@ export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, strin
     compare(request, onProgress) {
       const id = ++next;
       const url = new URL(urls[request.benchmark], document.baseURI).href;
-      return new Promise<Comparison>((resolve, reject) => {
+      return new Promise<PageComparison>((resolve, reject) => {
         pending.set(id, {resolve, reject, progress: onProgress});
         worker.postMessage({id, request, url} satisfies WorkerAsk);
       });

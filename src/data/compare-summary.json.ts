@@ -7,7 +7,7 @@
 import {pairInStore} from "../../loaders/cli/compare-pairs.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {benchmarkChoices, checkedPairing, COMPARE_BENCHMARKS, SIDE_KEYS, comparePaired, compareRuns, matchedKeys, sidesWhere, type CompareRow, type Comparison, type KeyCounts} from "../lib/compare.js";
-import {PAGE_OPTIONS, summaryJson, type CompareRequest, type CompareSummary} from "../client/compare-summary.js";
+import {forPage, PAGE_OPTIONS, summaryJson, type CompareRequest, type CompareSummary} from "../client/compare-summary.js";
 import {COMPARE_COLUMNS, stageCompareRows} from "./compare-rows.js";
 import {withStore} from "./store.js";
 
@@ -34,7 +34,7 @@ const summary = await withStore(async (store): Promise<CompareSummary> => {
   const request: CompareRequest = {benchmark: choices[0].benchmark, a: choices[0].defaults.a, b: choices[0].defaults.b, options: {...PAGE_OPTIONS}};
   // One model only leaves both default sides alike: nothing to draw first; the page's worker says why, as the CLI does.
   if (SIDE_KEYS.every((k) => request.a[k] === request.b[k])) return {choices, first: null};
-  return {choices, first: {request, comparison: await compareStaged(store, request)}};
+  return {choices, first: {request, comparison: forPage(await compareStaged(store, request))}};
 });
 
 process.stdout.write(summaryJson(summary));

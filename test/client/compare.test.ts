@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {forestRows} from "../../src/client/compare.js";
-import {PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, type CompareRequest} from "../../src/client/compare-summary.js";
+import {forPage, PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, unpairedLine, type CompareRequest, type PageComparison} from "../../src/client/compare-summary.js";
 import {benchmarkChoices, type Comparison, type MetricComparison} from "../../src/lib/compare.js";
 
 describe("benchmarkChoices", () => {
@@ -37,10 +37,22 @@ describe("the first view's summary", () => {
 
   it("keeps NaN and infinities through JSON, which would turn them into null", () => {
     const metric = {metric: "win", bootLo: NaN, pWilcoxon: NaN, hi: Infinity, lo: -Infinity, p: 0.03125} as unknown as MetricComparison;
-    const back = parseSummary(summaryJson({choices: [], first: {request: first, comparison: {metrics: [metric]} as Comparison}}));
+    const back = parseSummary(summaryJson({choices: [], first: {request: first, comparison: {metrics: [metric]} as unknown as PageComparison}}));
     const m = back.first!.comparison.metrics[0];
     expect([m.bootLo, m.pWilcoxon, m.hi, m.lo, m.p]).toEqual([NaN, NaN, Infinity, -Infinity, 0.03125]);
     expect(back.first!.request).toEqual(first);
+  });
+});
+
+describe("forPage", () => {
+  it("lists the first 1,000 unpaired items, keeps their number and says the list is cut", () => {
+    const unpaired = Array.from({length: 1001}, (_, i) => ({metric: "goal", side: "A" as const, item: `t${i}`, episode: `e${i}`}));
+    const page = forPage({metrics: [], unpaired} as unknown as Comparison);
+    expect(page.unpaired).toHaveLength(1000);
+    expect(page.unpaired[999].item).toBe("t999");
+    expect(page.unpairedTotal).toBe(1001);
+    expect(unpairedLine(page)).toBe("1001 unpaired items (the first 1000 listed; sociometer compare --format csv lists every one)");
+    expect(unpairedLine(forPage({metrics: [], unpaired: unpaired.slice(0, 2)} as unknown as Comparison))).toBe("2 unpaired items");
   });
 });
 
