@@ -5,7 +5,7 @@
 // tests hold the two to the same numbers.
 
 import type {DuckDBConnection, DuckDBDataChunk} from "@duckdb/node-api";
-import {sideWhere, type Pairing, type PairedMetric, type Side, type SideKey} from "../../src/lib/compare.js";
+import {distinguishingKeys, sideWhere, type Pairing, type PairedMetric, type Side, type SideKey} from "../../src/lib/compare.js";
 
 /** A vector with no nulls in it (codes are coalesced, values are not null). */
 type Column<T> = {getItem(index: number): T};
@@ -75,7 +75,7 @@ export async function readCoded(conn: DuckDBConnection, sql: string, numbers: re
  * sorted as JS sorts them. Also the matched keys some row has a value of.
  */
 export async function pairInStore(conn: DuckDBConnection, rowsSql: string, rowsParams: string[], a: Side, b: Side, pairing: Pairing, matched: readonly SideKey[]):
-  Promise<{paired: PairedMetric[]; matchedPresent: SideKey[]}> {
+  Promise<{paired: PairedMetric[]; matchedPresent: SideKey[]; shared: string[]}> {
   const id = ++staged;
   const rowsTable = `compare_rows_${id}`;
   const itemsTable = `compare_items_${id}`;
@@ -84,12 +84,14 @@ export async function pairInStore(conn: DuckDBConnection, rowsSql: string, rowsP
   const y = sideWhere(b);
   // Keys come from SIDE_KEYS, never from input; values are bound.
   const key = [pairing, ...matched.map((k) => `coalesce(' | ${k} ' || ${k}, '')`)].join(" || ");
+  // A row with none of the keys the sides differ on is on both sides alike (src/lib/compare.ts distinguishingKeys).
+  const apart = distinguishingKeys(a, b).map((k) => `${k} IS NOT NULL`).join(" OR ") || "false";
   await conn.run(`CREATE TEMP TABLE ${rowsTable} AS SELECT row_number() OVER () AS seq, * REPLACE (value::DOUBLE AS value) FROM (${rowsSql})`, rowsParams);
   try {
     await conn.run(`CREATE TEMP TABLE ${sidedTable} AS
-      SELECT 'A' AS side, seq, metric, ${key} AS key, value, episode_id, cluster FROM ${rowsTable} WHERE ${x.sql}
+      SELECT 'A' AS side, seq, metric, ${key} AS key, value, episode_id, cluster FROM ${rowsTable} WHERE (${x.sql}) AND (${apart})
       UNION ALL
-      SELECT 'B' AS side, seq, metric, ${key} AS key, value, episode_id, cluster FROM ${rowsTable} WHERE ${y.sql}`, [...x.params, ...y.params]);
+      SELECT 'B' AS side, seq, metric, ${key} AS key, value, episode_id, cluster FROM ${rowsTable} WHERE (${y.sql}) AND (${apart})`, [...x.params, ...y.params]);
     // An item's value is its rows summed in row order, then divided, as pairItems does. Two values
     // sum the same in any order; the few items of three rows or more are summed again in order,
     // since an ordered aggregate over every item doubles the cost of this step.
@@ -107,6 +109,8 @@ export async function pairInStore(conn: DuckDBConnection, rowsSql: string, rowsP
       const row = counts.getRows()[0];
       matched.forEach((k, i) => { if (Number(row[i]) > 0) present.add(k); });
     }
+    const sharedRows = await readCoded(conn, `SELECT metric, min(seq) AS first FROM ${rowsTable} WHERE (${x.sql}) OR (${y.sql}) GROUP BY metric HAVING NOT bool_or(${apart})`,
+      ["first"], ["metric"], "first", [...x.params, ...y.params]);
     const order = await readCoded(conn, `SELECT metric, arg_min(kind, seq) AS kind, min(seq) AS first FROM ${rowsTable} GROUP BY metric`, ["first"], ["metric", "kind"], "first");
     const metrics: PairedMetric[] = order.texts[0].map((metric, i) => ({
       metric: metric!, kind: order.texts[1][i]!, keys: [], valuesA: new Float64Array(0), valuesB: new Float64Array(0), clusters: [], episodesA: [], episodesB: [],
@@ -147,7 +151,7 @@ export async function pairInStore(conn: DuckDBConnection, rowsSql: string, rowsP
       m.episodesB = list.map((i) => eb[i]!);
     }
     // A metric neither side has items of is left out, as pairItems does.
-    return {paired: metrics.filter((m) => m.keys.length + m.unpaired.length > 0), matchedPresent: matched.filter((k) => present.has(k))};
+    return {paired: metrics.filter((m) => m.keys.length + m.unpaired.length > 0), matchedPresent: matched.filter((k) => present.has(k)), shared: sharedRows.texts[0].map((m) => m!)};
   } finally {
     await conn.run(`DROP TABLE IF EXISTS ${itemsTable}`);
     await conn.run(`DROP TABLE IF EXISTS ${sidedTable}`);

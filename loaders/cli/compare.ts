@@ -147,12 +147,23 @@ export async function compareInStore(store: Store, benchmark: CompareBenchmark, 
   const matched = matchedKeys(a, b);
   const where = sidesWhere(a, b);
   const rowsSql = `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`;
-  const {paired, matchedPresent} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
-  return comparePaired(benchmark, paired, a, b, options, matchedPresent);
+  const {paired, matchedPresent, shared} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
+  return comparePaired(benchmark, paired, a, b, options, matchedPresent, shared);
 }
+
+const namesRater = (words: readonly string[]): boolean => words.some((w) => w.startsWith("rater="));
 
 /** Runs the comparison a command line asks for on an open store. */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
+  if (benchmarkName !== undefined && namesRater(aWords) && namesRater(bWords)) {
+    // The defaults would only lend both sides a rater, and cost a run of the rows' SQL over every row: a named benchmark whose
+    // sides name theirs skips them, and counts only when nothing came back, to say why.
+    const benchmark = COMPARE_BENCHMARKS.find((b) => b === benchmarkName);
+    if (!benchmark) throw new Error(`compare: no benchmark "${benchmarkName}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
+    const comparison = await compareInStore(store, benchmark, parseSide(aWords, benchmark, "A"), parseSide(bWords, benchmark, "B"), options);
+    if (comparison.metrics.length === 0 && !(await defaultsOf(store, benchmark))) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
+    return comparison;
+  }
   const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
   const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;

@@ -4,7 +4,7 @@
 // items (task across models or settings, instance across raters). The
 // pairing, the tests and the family adjustment happen in src/lib/compare.ts.
 // InformativeBench is scored by the metric library, not SQL: its rows come
-// from IB_RESULTS_SQL through loaders/compare-rows.ts.
+// from IB_RESULTS_SQL through src/data/compare-rows.ts.
 
 /** The file name an episode or score was imported from: what `source=` names. */
 const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;

@@ -1,57 +1,50 @@
-// Data for the Compare page: SQL (DuckDB-wasm) reads the rows of the two
-// sides from data/compare-rows.parquet, arquero reshapes the small tables
-// around them (the values each side key can take, the forest plot's rows),
-// and src/lib/compare.ts pairs and tests, as `sociometer compare` does.
+// The Compare page's glue: the first view comes drawn from the build
+// (data/compare-summary.json, src/client/compare-summary.ts); every other
+// choice is posted, as a small request, to a Web Worker
+// (src/client/compare-worker.ts) that reads the benchmark's rows and runs
+// the CLI's library, so no row ever reaches the page's thread. arquero
+// reshapes the comparison for the forest plot.
 
 import {aq} from "./arquero.js";
-import {BENCHMARK_KEYS, COMPARE_BENCHMARKS, compareRuns, defaultSidesFromCounts, sidesWhere, type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side, type SideKey} from "../lib/compare.js";
-import type {Database} from "./duckdb.js";
+import type {CompareBenchmark, Comparison} from "../lib/compare.js";
+import type {CompareRequest, PageComparison} from "./compare-summary.js";
+import type {WorkerAnswer, WorkerAsk} from "./compare-worker.js";
 
-export interface BenchmarkChoices {
-  benchmark: CompareBenchmark;
-  /** Per side key of the benchmark, the values its rows take (sorted), with their row counts. */
-  values: Partial<Record<SideKey, {value: string; rows: number}[]>>;
-  defaults: DefaultSides;
+export interface CompareWorker {
+  /** The comparison the request asks for; `onProgress` hears the worker's notes until it resolves. */
+  compare(request: CompareRequest, onProgress: (text: string) => void): Promise<PageComparison>;
+  terminate(): void;
 }
 
-/** The benchmarks with rows, in the CLI's order, each with its key values and default sides. */
-export async function loadChoices(db: Database): Promise<BenchmarkChoices[]> {
-  const groups = aq.from(await db.query(`SELECT benchmark, model, rater, run, source, setting, memory, cot, count(*) AS rows FROM compare_rows GROUP BY ALL`));
-  const models = await db.query<{benchmark: string; model: string; n: number}>(
-    "SELECT benchmark, model, count(DISTINCT episode_id) AS n FROM compare_rows WHERE model IS NOT NULL GROUP BY ALL");
-  const raters = await db.query<{benchmark: string; rater: string; n: number}>(
-    "SELECT benchmark, rater, count(*) AS n FROM compare_rows WHERE rater IS NOT NULL GROUP BY ALL");
-  const out: BenchmarkChoices[] = [];
-  for (const benchmark of COMPARE_BENCHMARKS) {
-    const mine = groups.params({benchmark}).filter((d: {benchmark: string}, $: {benchmark: string}) => d.benchmark === $.benchmark);
-    if (mine.numRows() === 0) continue;
-    const values: BenchmarkChoices["values"] = {};
-    for (const key of BENCHMARK_KEYS[benchmark]) {
-      const counted = mine
-        .filter(aq.escape((d: Record<string, unknown>) => d[key] !== null))
-        .groupby(key)
-        .rollup({rows: aq.op.sum("rows")})
-        .orderby(key)
-        .objects() as Record<string, unknown>[];
-      if (counted.length) values[key] = counted.map((c) => ({value: String(c[key]), rows: Number(c.rows)}));
-    }
-    const defaults = defaultSidesFromCounts(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark));
-    out.push({benchmark, values, defaults});
-  }
-  return out;
-}
-
-/** The rows of either side, in the CLI's order. */
-export async function sideRows(db: Database, benchmark: CompareBenchmark, a: Side, b: Side): Promise<CompareRow[]> {
-  const where = sidesWhere(a, b);
-  const sql = `SELECT episode_id, task, instance, cluster, metric, kind, value, model, rater, run, source, setting, memory, cot
-    FROM compare_rows WHERE benchmark = ? AND ${where.sql} ORDER BY seq`;
-  return db.query<CompareRow>(sql, [benchmark, ...where.params]);
-}
-
-/** Reads both sides and compares them, as `sociometer compare` does. */
-export async function comparePage(db: Database, benchmark: CompareBenchmark, a: Side, b: Side, options: CompareOptions): Promise<Comparison> {
-  return compareRuns(benchmark, await sideRows(db, benchmark, a, b), a, b, options);
+/** Starts the page's worker; `urls` gives each benchmark's rows file. */
+export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, string>>): CompareWorker {
+  const worker = new Worker(import.meta.resolve("./compare-worker.js"), {type: "module"});
+  const pending = new Map<number, {resolve: (c: PageComparison) => void; reject: (e: Error) => void; progress: (text: string) => void}>();
+  let next = 0;
+  worker.onmessage = (event: MessageEvent<WorkerAnswer>) => {
+    const answer = event.data;
+    const call = pending.get(answer.id);
+    if (!call) return;
+    if (answer.type === "progress") return call.progress(answer.text);
+    pending.delete(answer.id);
+    if (answer.type === "result") call.resolve(answer.comparison);
+    else call.reject(new Error(answer.message));
+  };
+  worker.onerror = (e) => {
+    for (const call of pending.values()) call.reject(new Error(e.message || "the compare worker failed"));
+    pending.clear();
+  };
+  return {
+    compare(request, onProgress) {
+      const id = ++next;
+      const url = new URL(urls[request.benchmark], document.baseURI).href;
+      return new Promise<PageComparison>((resolve, reject) => {
+        pending.set(id, {resolve, reject, progress: onProgress});
+        worker.postMessage({id, request, url} satisfies WorkerAsk);
+      });
+    },
+    terminate: () => worker.terminate(),
+  };
 }
 
 /** The forest plot's rows: one per metric with its difference and interval, and whether its adjusted p is below 0.05. */

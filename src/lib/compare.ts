@@ -94,6 +94,35 @@ export function onSide(row: CompareRow, side: Side): boolean {
   return true;
 }
 
+/**
+ * The keys the two sides name differently. A row with none of them (an HSII
+ * parse has no rater, in a rater-against-rater comparison) satisfies both
+ * sides alike and would pair with itself, so it belongs to neither.
+ */
+export const distinguishingKeys = (a: Side, b: Side): SideKey[] => SIDE_KEYS.filter((k) => a[k] !== b[k]);
+
+/** Whether a row has a value of one of the distinguishing keys, so it can be on one side only. */
+function tellsApart(row: CompareRow, keys: readonly SideKey[]): boolean {
+  for (const k of keys) if (row[k] !== null) return true;
+  return false;
+}
+
+/**
+ * The metrics of the sides' rows that no row tells apart, in row order: left
+ * out of the comparison (and of the family), and named in a note.
+ */
+export function sharedMetrics(rows: readonly CompareRow[], a: Side, b: Side): string[] {
+  const apart = distinguishingKeys(a, b);
+  const seen = new Map<string, boolean>();
+  for (const r of rows) {
+    if (!onSide(r, a) && !onSide(r, b)) continue;
+    seen.set(r.metric, (seen.get(r.metric) ?? false) || tellsApart(r, apart));
+  }
+  const out: string[] = [];
+  for (const [metric, told] of seen) if (!told) out.push(metric);
+  return out;
+}
+
 /** onSide over the keys the side names only (collect reads every row of both sides with it). */
 function onKeys(row: CompareRow, side: Side, keys: readonly SideKey[]): boolean {
   for (const k of keys) {
@@ -199,14 +228,14 @@ export const MATCHED_KEYS: readonly SideKey[] = ["rater", "setting", "memory", "
 /** The keys of MATCHED_KEYS that neither side names. */
 export const matchedKeys = (a: Side, b: Side): SideKey[] => MATCHED_KEYS.filter((k) => a[k] === undefined && b[k] === undefined);
 
-function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matched: readonly SideKey[]): Map<string, Map<string, SideItem>> {
+function collect(rows: readonly CompareRow[], side: Side, pairing: Pairing, matched: readonly SideKey[], apart: readonly SideKey[]): Map<string, Map<string, SideItem>> {
   const byMetric = new Map<string, Map<string, SideItem>>();
   // Rows come grouped by metric: the last metric's items are looked up once per run of rows, not once per row.
   let lastMetric: string | null = null;
   let items: Map<string, SideItem> | undefined;
   const wanted = SIDE_KEYS.filter((k) => side[k] !== undefined);
   for (const r of rows) {
-    if (!onKeys(r, side, wanted)) continue;
+    if (!onKeys(r, side, wanted) || !tellsApart(r, apart)) continue;
     if (r.metric !== lastMetric) {
       lastMetric = r.metric;
       items = byMetric.get(r.metric);
@@ -255,8 +284,9 @@ export interface PairedMetric {
 
 /** Pairs the rows of two sides item by item, per metric in the order the rows first give them. */
 export function pairItems(rows: readonly CompareRow[], a: Side, b: Side, pairing: Pairing, matched: readonly SideKey[]): PairedMetric[] {
-  const sideA = collect(rows, a, pairing, matched);
-  const sideB = collect(rows, b, pairing, matched);
+  const apart = distinguishingKeys(a, b);
+  const sideA = collect(rows, a, pairing, matched, apart);
+  const sideB = collect(rows, b, pairing, matched, apart);
   const out: PairedMetric[] = [];
   for (const {metric, kind} of metricOrder(rows)) {
     const itemsA = sideA.get(metric) ?? new Map<string, SideItem>();
@@ -312,15 +342,17 @@ export function compareRuns(benchmark: CompareBenchmark, rows: readonly CompareR
   const pairing = checkedPairing(a, b);
   const matched = matchedKeys(a, b);
   const present = matched.filter((k) => rows.some((r) => r[k] !== null));
-  return comparePaired(benchmark, pairItems(rows, a, b, pairing, matched), a, b, options, present);
+  return comparePaired(benchmark, pairItems(rows, a, b, pairing, matched), a, b, options, present, sharedMetrics(rows, a, b));
 }
 
 /**
  * The tests, intervals and family adjustment over paired metrics (compareRuns
  * after pairing rows, `sociometer compare` after pairing in SQL).
- * `matchedPresent`: the matched keys some row has a value of, for the statement.
+ * `matchedPresent`: the matched keys some row has a value of, for the statement;
+ * `shared`: the metrics left out because no row of theirs tells the sides apart, for a note.
  */
-export function comparePaired(benchmark: CompareBenchmark, paired: readonly PairedMetric[], a: Side, b: Side, options: CompareOptions, matchedPresent: readonly SideKey[]): Comparison {
+export function comparePaired(benchmark: CompareBenchmark, paired: readonly PairedMetric[], a: Side, b: Side, options: CompareOptions, matchedPresent: readonly SideKey[],
+  shared: readonly string[] = []): Comparison {
   const pairing = checkedPairing(a, b);
   const level = options.level ?? 0.95;
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
@@ -405,6 +437,9 @@ export function comparePaired(benchmark: CompareBenchmark, paired: readonly Pair
   const statement = statementOf(benchmark, a, b, pairing, options, bootNote, matchedPresent);
   const notes: string[] = [];
   if (averagedA || averagedB) notes.push(`items played more than once on a side are averaged first: ${averagedA} on A, ${averagedB} on B (counted over metrics)`);
+  if (shared.length) {
+    notes.push(`left out: ${shared.join(", ")}, whose values name no ${distinguishingKeys(a, b).join(" or ")}, so both sides share them (each would pair with itself)`);
+  }
   const lonely = unpaired.length;
   if (lonely) notes.push(`${lonely} item${lonely === 1 ? "" : "s"} (over metrics) on one side only: counted in n_unpaired_a / n_unpaired_b and listed, not tested`);
   return {benchmark, a, b, pairing, metrics, changed, unpaired, averagedA, averagedB, statement, notes};
@@ -506,6 +541,43 @@ export interface DefaultSides {
   b: Side;
   shared: Side;
   note: string;
+}
+
+/** What the Compare page offers for one benchmark: the values of each side key, with their row counts, and the default sides. */
+export interface BenchmarkChoices {
+  benchmark: CompareBenchmark;
+  /** Per side key of the benchmark, the values its rows take (sorted), with their row counts. */
+  values: Partial<Record<SideKey, {value: string; rows: number}[]>>;
+  defaults: DefaultSides;
+}
+
+/** Rows per combination of side keys of a benchmark, as SQL counts them (GROUP BY ALL). */
+export type KeyCounts = {benchmark: string; rows: number} & Partial<Record<SideKey, string | null>>;
+
+/**
+ * The benchmarks with rows, in COMPARE_BENCHMARKS order, each with its key
+ * values and default sides, from counts: rows per key combination, distinct
+ * episodes per model, scores per rater.
+ */
+export function benchmarkChoices(groups: readonly KeyCounts[], models: readonly {benchmark: string; model: string; n: number}[],
+  raters: readonly {benchmark: string; rater: string; n: number}[]): BenchmarkChoices[] {
+  const out: BenchmarkChoices[] = [];
+  for (const benchmark of COMPARE_BENCHMARKS) {
+    const mine = groups.filter((g) => g.benchmark === benchmark);
+    if (mine.length === 0) continue;
+    const values: BenchmarkChoices["values"] = {};
+    for (const key of BENCHMARK_KEYS[benchmark]) {
+      const counted = new Map<string, number>();
+      for (const g of mine) {
+        const v = g[key];
+        if (v !== null && v !== undefined) counted.set(v, (counted.get(v) ?? 0) + Number(g.rows));
+      }
+      if (counted.size) values[key] = Array.from(counted, ([value, rows]) => ({value, rows})).sort((x, y) => (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
+    }
+    const defaults = defaultSidesFromCounts(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark));
+    out.push({benchmark, values, defaults});
+  }
+  return out;
 }
 
 /** defaultSides from counts: episodes per model and scores per rater (the page counts them in SQL). */

@@ -30,9 +30,10 @@ interface CliMetric {
   p_adjusted: number;
 }
 
-/** Opens a page and waits until no cell is still loading. */
-async function openPage(browser: Browser, url: string): Promise<Page> {
+/** Opens a page and waits until no cell is still loading; `requested` collects every URL it asks for. */
+async function openPage(browser: Browser, url: string, requested: string[] = []): Promise<Page> {
   const page = await browser.newPage({viewport: {width: 1440, height: 900}});
+  page.on("request", (r) => requested.push(r.url()));
   await page.goto(url, {waitUntil: "load"});
   await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: 60_000});
   await page.getByTestId("compare-table").waitFor({timeout: 60_000});
@@ -107,10 +108,15 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
-  it("opens on the CLI's default sides and shows the CLI's numbers, bootstrap included (same seed)", async () => {
-    const page = await openPage(browser, `${origin}/compare`);
+  it("opens on the CLI's default sides and shows the CLI's numbers, bootstrap included (same seed), with no rows and no DuckDB-wasm fetched", async () => {
+    const requested: string[] = [];
+    const page = await openPage(browser, `${origin}/compare`, requested);
     const cli = JSON.parse((await runCli(["compare", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
     expectAgree(await pageMetrics(page), cli.metrics);
+    expect(await page.locator("[data-first-view][data-testid=compare-table]").count()).toBe(1);
+    // The first view is the build's summary: no rows file, no database.
+    expect(requested.filter((u) => /compare-summary/.test(u)).length).toBeGreaterThan(0);
+    expect(requested.filter((u) => /compare-rows|duckdb/.test(u))).toEqual([]);
     expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
     const link = await page.getByTestId("compare-changed").locator("a").first().getAttribute("href");
     expect(link).toMatch(/^episodes\?episode=[^&]+&vs=[^&]+$/);
@@ -131,6 +137,30 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(significant).toEqual(["goal"]);
     const cli = JSON.parse((await runCli(["compare", "sotopia", "--a", "rater=gpt-4o", "run=prompt-v1", "--b", "rater=gpt-4o", "run=prompt-v2", "--format", "json", "--db", store])).stdout) as {metrics: CliMetric[]};
     expectAgree(await pageMetrics(page), cli.metrics);
+    await page.close();
+  }, 300_000);
+
+  it("computes another benchmark with other options in the worker, fetching that benchmark's rows only, with the CLI's numbers", async () => {
+    const requested: string[] = [];
+    const page = await openPage(browser, `${origin}/compare`, requested);
+    await page.getByLabel("Benchmark", {exact: true}).selectOption("hsii");
+    await choose(page, "A: model", "gpt-4 ");
+    await choose(page, "B: model", "gpt-4 ");
+    await choose(page, "A: cot", "without ");
+    await choose(page, "B: cot", "with ");
+    const seed = page.getByLabel("Seed", {exact: true});
+    await seed.fill("7");
+    await seed.dispatchEvent("input");
+    await page.getByLabel("Benjamini–Hochberg", {exact: false}).check();
+    await expect.poll(() => page.getByTestId("compare-statement").textContent(), {timeout: 60_000}).toContain("cot=with");
+    await expect.poll(() => page.getByTestId("compare-statement").textContent(), {timeout: 60_000}).toContain("Benjamini");
+    await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0);
+    const cli = JSON.parse((await runCli(["compare", "hsii", "--a", "model=gpt-4", "cot=without", "--b", "model=gpt-4", "cot=with",
+      "--seed", "7", "--adjust", "bh", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
+    expectAgree(await pageMetrics(page), cli.metrics);
+    expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
+    expect(requested.filter((u) => /compare-rows/.test(u)).map((u) => new URL(u).pathname.replace(/.*\//, "").replace(/\.[0-9a-f]+\.parquet$/, ".parquet")))
+      .toEqual(["compare-rows-hsii.parquet"]);
     await page.close();
   }, 300_000);
 });

@@ -3,14 +3,15 @@
 // comparison's own, and the sample pair of judge runs where only `goal` moves.
 
 import {spawn} from "node:child_process";
-import {closeSync, mkdtempSync, openSync, rmSync} from "node:fs";
+import {closeSync, mkdtempSync, openSync, readFileSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loaders/cli/compare.js";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
-import {COMPARE_BENCHMARKS, compareRuns, sidesWhere, type CompareOptions, type CompareRow, type Comparison} from "../../src/lib/compare.js";
+import {PAGE_OPTIONS, parseSummary} from "../../src/client/compare-summary.js";
+import {COMPARE_BENCHMARKS, compareRuns, onSide, type CompareOptions, type CompareRow, type Comparison} from "../../src/lib/compare.js";
 import {cli} from "../helpers/cli.js";
 import {REPO} from "../helpers/fixtures.js";
 
@@ -147,37 +148,53 @@ describe("the compare command", () => {
   }, 60_000);
 });
 
-describe("data/compare-rows.parquet", () => {
-  it("ships every benchmark's rows in the CLI's order, and the page's side query on them gives the CLI's comparison", async () => {
-    const db = join(dir, "samples.duckdb");
+/** Runs a data loader of src/data on the sample store, its stdout into `out`. */
+async function runLoader(loader: string, out: string): Promise<void> {
+  await new Promise<void>((resolvePromise, reject) => {
+    const fd = openSync(out, "w");
+    const child = spawn("npx", ["tsx", `src/data/${loader}`], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: join(dir, "samples.duckdb")}, stdio: ["ignore", fd, "pipe"]});
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d));
+    child.on("close", (code) => {
+      closeSync(fd);
+      if (code === 0) resolvePromise();
+      else reject(new Error(`${loader} exited with ${code}: ${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and data/compare-summary.json", () => {
+  it("ships each benchmark's rows in the CLI's order, the worker's side filter on them gives the CLI's comparison, and the summary's first view is the CLI's default", async () => {
     const sides = {a: {rater: "gpt-4o", run: "prompt-v1"}, b: {rater: "gpt-4o", run: "prompt-v2"}};
     const cliComparison = await compareFromArgs(store, "sotopia", ["rater=gpt-4o", "run=prompt-v1"], ["rater=gpt-4o", "run=prompt-v2"], holm);
+    const pageOptions: CompareOptions = {...PAGE_OPTIONS};
+    const cliDefault = await compareFromArgs(store, undefined, [], [], pageOptions);
     const counts: Record<string, number> = {};
     for (const b of COMPARE_BENCHMARKS) counts[b] = (await readCompareRows(store, b)).length;
     store.close();
-    const out = join(dir, "compare-rows.parquet");
+    const files: Record<string, string> = {};
     try {
-      await new Promise<void>((resolvePromise, reject) => {
-        const fd = openSync(out, "w");
-        const child = spawn("npx", ["tsx", "src/data/compare-rows.parquet.ts"], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: db}, stdio: ["ignore", fd, "pipe"]});
-        let stderr = "";
-        child.stderr?.on("data", (d: Buffer) => (stderr += d));
-        child.on("close", (code) => {
-          closeSync(fd);
-          if (code === 0) resolvePromise();
-          else reject(new Error(`loader exited with ${code}: ${stderr.slice(-2000)}`));
-        });
-      });
+      for (const b of COMPARE_BENCHMARKS) {
+        files[b] = join(dir, `compare-rows-${b}.parquet`);
+        await runLoader(`compare-rows-${b}.parquet.ts`, files[b]);
+      }
+      await runLoader("compare-summary.json.ts", join(dir, "compare-summary.json"));
     } finally {
-      store = await openStore(db);
+      store = await openStore(join(dir, "samples.duckdb"));
     }
-    const shipped = await rows<{benchmark: string; n: number}>(store.conn, `SELECT benchmark, count(*)::INTEGER AS n FROM '${out}' GROUP BY ALL ORDER BY ALL`);
-    expect(Object.fromEntries(shipped.map((s) => [s.benchmark, s.n]))).toEqual(counts);
-    const where = sidesWhere(sides.a, sides.b);
-    const pageRows = await rows<CompareRow>(store.conn,
-      `SELECT * EXCLUDE (benchmark, seq) FROM '${out}' WHERE benchmark = 'sotopia' AND ${where.sql} ORDER BY seq`, where.params);
-    const page = compareRuns("sotopia", pageRows, sides.a, sides.b, holm);
+    const shipped: Record<string, number> = {};
+    for (const b of COMPARE_BENCHMARKS) shipped[b] = await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files[b]}'`);
+    expect(shipped).toEqual(counts);
+    expect(counts.sotopia).toBeGreaterThan(0);
+    // The worker keeps the rows on either side, in file order (onSide, as sidesWhere reads a side).
+    const all = await rows<CompareRow>(store.conn, `SELECT * FROM '${files.sotopia}'`);
+    const page = compareRuns("sotopia", all.filter((r) => onSide(r, sides.a) || onSide(r, sides.b)), sides.a, sides.b, holm);
     expect(page.metrics).toEqual(cliComparison.metrics);
     expect(page.statement).toBe(cliComparison.statement);
-  }, 120_000);
+    const summary = parseSummary(readFileSync(join(dir, "compare-summary.json"), "utf8"));
+    expect(summary.choices.map((c) => c.benchmark)).toEqual(COMPARE_BENCHMARKS.filter((b) => counts[b] > 0));
+    expect(summary.first!.request).toEqual({benchmark: cliDefault.benchmark, a: cliDefault.a, b: cliDefault.b, options: pageOptions});
+    expect(summary.first!.comparison.metrics).toEqual(cliDefault.metrics);
+    expect(summary.first!.comparison.statement).toBe(cliDefault.statement);
+  }, 180_000);
 });

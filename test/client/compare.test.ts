@@ -1,26 +1,16 @@
 import {describe, expect, it} from "vitest";
-import {forestRows, loadChoices} from "../../src/client/compare.js";
-import type {Database} from "../../src/client/duckdb.js";
-import type {Comparison, MetricComparison} from "../../src/lib/compare.js";
+import {forestRows} from "../../src/client/compare.js";
+import {forPage, PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, unpairedLine, type CompareRequest, type PageComparison} from "../../src/client/compare-summary.js";
+import {benchmarkChoices, type Comparison, type MetricComparison} from "../../src/lib/compare.js";
 
-/** A database that answers the page's three queries from fixed rows. */
-function fakeDb(groups: Record<string, unknown>[], models: Record<string, unknown>[], raters: Record<string, unknown>[]): Database {
-  return {
-    tables: new Map(),
-    close: async () => {},
-    query: async <T>(sql: string) => (sql.includes("count(DISTINCT episode_id)") ? models : sql.includes("rater IS NOT NULL") ? raters : groups) as T[],
-  };
-}
-
-describe("loadChoices", () => {
-  it("lists each key's values with their row counts (arquero rollup) and the CLI's default sides", async () => {
+describe("benchmarkChoices", () => {
+  it("lists each key's values with their row counts and the CLI's default sides", () => {
     const g = (benchmark: string, model: string, rater: string | null, rows: number) => ({benchmark, model, rater, run: null, source: "f.jsonl", setting: null, memory: null, cot: null, rows});
-    const db = fakeDb(
+    const choices = benchmarkChoices(
       [g("sotopia", "b", "judge", 10), g("sotopia", "a", "judge", 6), g("sotopia", "a", "person", 2), g("hsii", "m", null, 4)],
       [{benchmark: "sotopia", model: "a", n: 5}, {benchmark: "sotopia", model: "b", n: 5}, {benchmark: "hsii", model: "m", n: 4}],
       [{benchmark: "sotopia", rater: "judge", n: 16}, {benchmark: "sotopia", rater: "person", n: 2}],
     );
-    const choices = await loadChoices(db);
     expect(choices.map((c) => c.benchmark)).toEqual(["sotopia", "hsii"]);
     expect(choices[0].values).toEqual({
       model: [{value: "a", rows: 8}, {value: "b", rows: 10}],
@@ -29,6 +19,40 @@ describe("loadChoices", () => {
     });
     expect([choices[0].defaults.a, choices[0].defaults.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
     expect(choices[1].defaults.note).toBe("hsii has 1 model: name the two sides (--a KEY=VALUE, --b KEY=VALUE)");
+  });
+});
+
+describe("the first view's summary", () => {
+  const first: CompareRequest = {benchmark: "sotopia", a: {model: "a", rater: "judge"}, b: {model: "b", rater: "judge"}, options: {...PAGE_OPTIONS}};
+
+  it("answers only the request it was computed for: same sides in any key order, every option equal", () => {
+    expect(sameRequest({...first, a: {rater: "judge", model: "a"}}, first)).toBe(true);
+    expect(sameRequest({...first, options: {...PAGE_OPTIONS, seed: 2}}, first)).toBe(false);
+    expect(sameRequest({...first, b: {model: "b"}}, first)).toBe(false);
+    expect(sameRequest({...first, benchmark: "hsii"}, first)).toBe(false);
+    // An option left unset is not the same as its default given: the page always gives all six.
+    const {seed: _, ...noSeed} = PAGE_OPTIONS;
+    expect(sameRequest({...first, options: noSeed}, first)).toBe(false);
+  });
+
+  it("keeps NaN and infinities through JSON, which would turn them into null", () => {
+    const metric = {metric: "win", bootLo: NaN, pWilcoxon: NaN, hi: Infinity, lo: -Infinity, p: 0.03125} as unknown as MetricComparison;
+    const back = parseSummary(summaryJson({choices: [], first: {request: first, comparison: {metrics: [metric]} as unknown as PageComparison}}));
+    const m = back.first!.comparison.metrics[0];
+    expect([m.bootLo, m.pWilcoxon, m.hi, m.lo, m.p]).toEqual([NaN, NaN, Infinity, -Infinity, 0.03125]);
+    expect(back.first!.request).toEqual(first);
+  });
+});
+
+describe("forPage", () => {
+  it("lists the first 1,000 unpaired items, keeps their number and says the list is cut", () => {
+    const unpaired = Array.from({length: 1001}, (_, i) => ({metric: "goal", side: "A" as const, item: `t${i}`, episode: `e${i}`}));
+    const page = forPage({metrics: [], unpaired} as unknown as Comparison);
+    expect(page.unpaired).toHaveLength(1000);
+    expect(page.unpaired[999].item).toBe("t999");
+    expect(page.unpairedTotal).toBe(1001);
+    expect(unpairedLine(page)).toBe("1001 unpaired items (the first 1000 listed; sociometer compare --format csv lists every one)");
+    expect(unpairedLine(forPage({metrics: [], unpaired: unpaired.slice(0, 2)} as unknown as Comparison))).toBe("2 unpaired items");
   });
 });
 

@@ -109,6 +109,25 @@ describe("compareRuns", () => {
     expect(() => compareRuns("sotopia", family(), {model: "x"}, {model: "x"}, {adjust: "holm"})).toThrow("sides A and B are the same (model=x)");
   });
 
+  it("leaves out of a rater-against-rater comparison the metrics no rater gives: they would pair with themselves and enlarge the family", () => {
+    // HSII-like: a parse outcome with no rater, and a win judged by r1 (never) and r2 (on all six cases).
+    const rows: CompareRow[] = [];
+    for (let i = 1; i <= 6; i++) rows.push(row({task: `c${i}`, instance: `e${i}`, metric: "parsed", kind: "binary", value: i === 3 ? 0 : 1, model: "m"}));
+    for (const [rater, value] of [["r1", 0], ["r2", 1]] as const) {
+      for (let i = 1; i <= 6; i++) rows.push(row({task: `c${i}`, instance: `e${i}`, metric: "win", kind: "binary", value, model: "m", rater}));
+    }
+    const c = compareRuns("hsii", rows, {rater: "r1"}, {rater: "r2"}, {adjust: "holm", resamples: 50, seed: 1});
+    expect(c.pairing).toBe("instance");
+    expect(c.metrics.map((m) => [m.metric, m.nPaired, m.unpairedA, m.unpairedB])).toEqual([["win", 6, 0, 0]]);
+    // Six discordant pairs, all one way: exact McNemar p = 2 · 0.5⁶; a family of one leaves it as it is (with the self-paired parse, Holm doubled it).
+    expect(c.metrics[0].p).toBe(0.03125);
+    expect(c.metrics[0].pAdjusted).toBe(0.03125);
+    expect(c.notes).toContain("left out: parsed, whose values name no rater, so both sides share them (each would pair with itself)");
+    // Two models differ on a key the parse has: it stays in.
+    const byModel = compareRuns("hsii", rows.concat(rows.map((r) => ({...r, model: "n"}))), {model: "m", rater: "r1"}, {model: "n", rater: "r2"}, {adjust: "holm", resamples: 50, seed: 1});
+    expect(byModel.metrics.map((m) => [m.metric, m.nPaired])).toEqual([["parsed", 6], ["win", 6]]);
+  });
+
   it("matches items on keys neither side names: a with-COT case pairs only with a with-COT case", () => {
     const rows = [
       row({task: "c1", metric: "win", kind: "binary", value: 1, model: "x", cot: "with"}),

@@ -1,0 +1,60 @@
+// What the Compare page draws before any row reaches the browser: the
+// benchmarks and the values each side key takes (the pickers), and the first
+// view, the default comparison with the page's default options, computed at
+// build time by the CLI's code (data/compare-summary.json). Any other choice
+// goes to the page's worker (src/client/compare-worker.ts). No arquero here:
+// the data loader imports this module in Node.
+
+import type {BenchmarkChoices, CompareBenchmark, CompareOptions, Comparison, Side} from "../lib/compare.js";
+
+/** The page's options as its inputs start: what the first view is computed with. */
+export const PAGE_OPTIONS: Readonly<Required<Pick<CompareOptions, "adjust" | "resamples" | "seed" | "interval" | "cluster" | "unpaired">>> = {
+  adjust: "holm", resamples: 1000, seed: 1, interval: "percentile", cluster: false, unpaired: false,
+};
+
+/** One comparison the page asks for: a small message, all the main thread sends the worker. */
+export interface CompareRequest {
+  benchmark: CompareBenchmark;
+  a: Side;
+  b: Side;
+  options: CompareOptions;
+}
+
+/** How many unpaired items the page lists: their number grows with the store, and the CLI lists them all. */
+export const UNPAIRED_LISTED = 1000;
+
+/** A comparison as the page gets it: the unpaired list cut to UNPAIRED_LISTED, with the full count kept. */
+export type PageComparison = Comparison & {unpairedTotal: number};
+
+export function forPage(c: Comparison): PageComparison {
+  return {...c, unpaired: c.unpaired.slice(0, UNPAIRED_LISTED), unpairedTotal: c.unpaired.length};
+}
+
+/** The line above the unpaired list, saying when it is cut. */
+export const unpairedLine = (c: PageComparison): string =>
+  `${c.unpairedTotal} unpaired items` + (c.unpairedTotal > c.unpaired.length ? ` (the first ${c.unpaired.length} listed; sociometer compare --format csv lists every one)` : "");
+
+export interface CompareSummary {
+  choices: BenchmarkChoices[];
+  /** The default comparison of the first benchmark, and the request it answers; null when the store has no rows. */
+  first: {request: CompareRequest; comparison: PageComparison} | null;
+}
+
+/** A side as a canonical string: keys in a fixed order, so two equal sides compare equal. */
+const sideKey = (side: Side): string => JSON.stringify(Object.keys(side).sort().map((k) => [k, side[k as keyof Side]]));
+
+/** Whether two requests ask for the same comparison (options with no value take the library's defaults, so they must be given). */
+export function sameRequest(x: CompareRequest, y: CompareRequest): boolean {
+  if (x.benchmark !== y.benchmark || sideKey(x.a) !== sideKey(y.a) || sideKey(x.b) !== sideKey(y.b)) return false;
+  const keys = new Set([...Object.keys(x.options), ...Object.keys(y.options)]) as Set<keyof CompareOptions>;
+  for (const k of keys) if (x.options[k] !== y.options[k]) return false;
+  return true;
+}
+
+/** JSON keeps no NaN or ±Infinity (an unpaired metric's bootstrap, a rate's Wilcoxon p): they travel as {"nonFinite": "NaN"}. */
+export const summaryJson = (summary: CompareSummary): string =>
+  JSON.stringify(summary, (_, v) => (typeof v === "number" && !Number.isFinite(v) ? {nonFinite: String(v)} : v));
+
+/** Reads summaryJson's text back, non-finite numbers included. */
+export const parseSummary = (text: string): CompareSummary =>
+  JSON.parse(text, (_, v) => (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 1 && typeof v.nonFinite === "string" ? Number(v.nonFinite) : v));

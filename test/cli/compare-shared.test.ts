@@ -1,0 +1,74 @@
+// A comparison of two raters on HSII, where stage 1 and 2 outcomes have no
+// rater: those rows satisfy both sides alike, so they are left out rather
+// than paired with themselves (p = 1) inside the Holm family. The CLI (pairing
+// in DuckDB) and the page's path (rows filtered by SQL, paired in JS) agree.
+
+import {mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {compareFromArgs, readCompareRows} from "../../loaders/cli/compare.js";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore, type Store} from "../../loaders/store/db.js";
+import {compareRuns, type CompareOptions} from "../../src/lib/compare.js";
+
+let dir: string;
+let store: Store;
+const holm: CompareOptions = {adjust: "holm", resamples: 100, seed: 1};
+const A = {model: "gpt-4", cot: "with", rater: "gpt-4"};
+const B = {model: "gpt-4", cot: "with", rater: "gpt-4-rerun"};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "sociometer-compare-shared-"));
+  store = await openStore(join(dir, "samples.duckdb"));
+  await importSamples(store);
+  // A second judge: gpt-4's verdicts, except a strict stage-3 win on six with-COT gpt-4 cases gpt-4 did not call a win.
+  await store.conn.run(`INSERT INTO hsii_judgments SELECT * REPLACE ('gpt-4-rerun' AS rater) FROM hsii_judgments WHERE rater = 'gpt-4'`);
+  await store.conn.run(`UPDATE hsii_judgments SET verdict = 'win' WHERE rater = 'gpt-4-rerun' AND stage = 3 AND episode_id IN (
+    SELECT c.episode_id FROM hsii_cases c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+    WHERE c.cot AND p.model = 'gpt-4' AND c.episode_id IN (
+      SELECT episode_id FROM hsii_judgments WHERE rater = 'gpt-4' AND stage = 3 GROUP BY episode_id HAVING NOT bool_and(verdict = 'win'))
+    ORDER BY c.episode_id LIMIT 6)`);
+}, 120_000);
+
+afterAll(() => {
+  store?.close();
+  rmSync(dir, {recursive: true, force: true});
+});
+
+describe("compare two raters where some metrics have no rater", () => {
+  it("leaves stage 1 and 2 out of the family and says so; the CLI and the page's path agree", async () => {
+    const c = await compareFromArgs(store, "hsii", Object.entries(A).map(([k, v]) => `${k}=${v}`), Object.entries(B).map(([k, v]) => `${k}=${v}`), holm);
+    expect(c.pairing).toBe("instance");
+    expect(c.metrics.map((m) => [m.metric, m.nPaired, m.unpairedA, m.unpairedB])).toEqual([["stage3_win", 60, 0, 0], ["stage4_win", 60, 0, 0]]);
+    const [stage3, stage4] = c.metrics;
+    // Six discordant cases, all towards B: exact McNemar p = 2 · 0.5⁶; none on stage 4.
+    expect(stage3.p).toBe(0.03125);
+    expect(stage4.p).toBe(1);
+    // Holm over two tests: 2 · 0.03125 (over four, with the self-paired stages, it was 0.125).
+    expect(stage3.pAdjusted).toBe(0.0625);
+    expect(stage4.pAdjusted).toBe(1);
+    expect(c.notes).toContain("left out: stage1_parsed, stage2_target_correct, whose values name no rater, so both sides share them (each would pair with itself)");
+    const page = compareRuns("hsii", await readCompareRows(store, "hsii", {a: A, b: B}), A, B, holm);
+    expect(page.metrics).toEqual(c.metrics);
+    expect(page.notes).toEqual(c.notes);
+  });
+});
+
+describe("compare with both sides naming their rater", () => {
+  it("needs no default sides, and still says when the store has no scores of the benchmark", async () => {
+    const a = ["model=gpt-4", "cot=with", "rater=gpt-4"];
+    const b = ["model=gpt-4", "cot=with", "rater=gpt-4-rerun"];
+    const named = await compareFromArgs(store, "hsii", a, b, holm);
+    // The same as with one side leaving its rater to the defaults (gpt-4, the rater with the most scores).
+    const defaulted = await compareFromArgs(store, "hsii", ["model=gpt-4", "cot=with"], b, holm);
+    expect(named.metrics).toEqual(defaulted.metrics);
+    expect(named.notes).toEqual(defaulted.notes);
+    const empty = await openStore(join(dir, "empty.duckdb"));
+    try {
+      await expect(compareFromArgs(empty, "hsii", a, b, holm)).rejects.toThrow("compare: the store has no hsii scores to compare");
+    } finally {
+      empty.close();
+    }
+  });
+});
