@@ -5,7 +5,7 @@ import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {defaultStorePath, rows} from "./loaders/store/db.js";
 import {openStoreWhenFree} from "./loaders/store/wait-for-lock.js";
-import {invalidateLoaderCache, invalidateOutputOnInputs, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
+import {invalidateLoaderCache, invalidateOutputOnInputs, runLoadersOnce, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
 import {builtinAuditPaths} from "./loaders/audit/builtins.js";
 import {explorerPaths} from "./src/data/explorer-tables.js";
 import {BENCHMARK_COUNTS_SQL} from "./loaders/queries/store-contents.js";
@@ -26,6 +26,10 @@ if (previewing) invalidateLoaderCache(cacheDir, defaultStorePath());
 const storePath = previewing ? defaultStorePath() : await snapshotForBuild(cacheDir, defaultStorePath());
 // The audit page's loader reads data/audits/*.csv, outside src/: rebuild it when one changed.
 invalidateOutputOnInputs(cacheDir, "data/audits.json", builtinAuditPaths());
+// The table explorer fetches every store table and page data file by a fixed address.
+const dynamicPaths = await explorerPaths(storePath);
+// A build fills the cache in one process instead of one per loader; a preview runs each loader as its page asks.
+if (!previewing) await runLoadersOnce(root, storePath, dynamicPaths);
 
 /** How many evaluated episodes, and definitions and inputs, the store holds and how many are synthetic, for the footer. */
 async function storeSummary(): Promise<StoreSummary | null> {
@@ -94,7 +98,6 @@ export default {
   // null skips an extension; false would still download it at build time.
   duckdb: {extensions: {json: null, parquet: null}},
   footer: footer(await storeSummary()),
-  // The table explorer fetches every store table and page data file by a fixed address.
-  dynamicPaths: await explorerPaths(storePath),
+  dynamicPaths,
   search: false,
 };

@@ -48,6 +48,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   "run-stss": () => import("./run-stss.js"),
   compare: () => import("./compare.js"),
   "agreement-page": () => import("./agreement-page.js"),
+  build: () => import("./build.js"),
 };
 
 /** What one child process measured. */

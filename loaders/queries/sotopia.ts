@@ -88,15 +88,15 @@ ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
 
 /**
  * Words per turn (SOTOPIA §7): per speaking model (or `human`), the number of
- * spoken utterances and their total whitespace-separated words.
+ * spoken utterances and their total whitespace-separated words, summed from the
+ * counts each import stores in spoken_words (loaders/store/spoken-words.ts).
  */
 export const WORDS_PER_TURN_SQL = `
-SELECT p.model, count(*)::INTEGER AS turns,
-       sum(len(regexp_split_to_array(trim(m.content), '\\s+')))::BIGINT AS words
-FROM messages m
-JOIN participants p ON p.episode_id = m.episode_id AND p.agent = m.agent
-JOIN episodes e ON e.episode_id = m.episode_id
-WHERE e.benchmark = 'sotopia' AND m.action_type = 'speak' AND trim(m.content) <> ''
+SELECT p.model, count(*)::INTEGER AS turns, sum(w.words)::BIGINT AS words
+FROM spoken_words w
+JOIN participants p ON p.episode_id = w.episode_id AND p.agent = w.agent
+JOIN episodes e ON e.episode_id = w.episode_id
+WHERE e.benchmark = 'sotopia'
 GROUP BY p.model
 ORDER BY p.model
 `;

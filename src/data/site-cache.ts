@@ -2,10 +2,12 @@
 // a build or preview. Called from observablehq.config.ts, so it runs for
 // `npm run build`, `npm run dev` and a bare `observable build` alike.
 
+import {spawn} from "node:child_process";
 import {createHash} from "node:crypto";
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
-import {basename, join} from "node:path";
+import {basename, dirname, extname, join} from "node:path";
+import {fileURLToPath} from "node:url";
 import {snapshotStore} from "../../loaders/store/snapshot.js";
 
 /**
@@ -112,4 +114,74 @@ export async function snapshotForBuild(cacheDir: string, storePath: string): Pro
   await snapshotStore(storePath, snapshot, {whileHeld: () => invalidateLoaderCache(cacheDir, storePath)});
   process.env.SOCIOMETER_DB = snapshot;
   return snapshot;
+}
+
+/** A data loader of the site and the arguments Framework passes it for one output. */
+export interface LoaderRun {
+  /** Absolute path of the loader file. */
+  loader: string;
+  /** `--name=value` for each parameter of a parameterised loader ([table].parquet.ts). */
+  args: string[];
+}
+
+/**
+ * The TypeScript loader Framework would run for `output` (a path inside
+ * `root`, such as "data/overview.parquet" or "data/tables/episodes.parquet"):
+ * `output`.ts, else a `[param]` loader of the same extension in its folder.
+ */
+export function loaderOfOutput(root: string, output: string): LoaderRun | null {
+  const direct = join(root, `${output}.ts`);
+  if (existsSync(direct)) return {loader: direct, args: []};
+  const ext = extname(output);
+  const folder = join(root, dirname(output));
+  if (!ext || !existsSync(folder)) return null;
+  for (const file of readdirSync(folder).sort()) {
+    const param = new RegExp(`^\\[([a-z0-9_]+)\\]${ext.replace(".", "\\.")}\\.ts$`, "i").exec(file)?.[1];
+    if (param) return {loader: join(folder, file), args: [`--${param}=${basename(output, ext)}`]};
+  }
+  return null;
+}
+
+/**
+ * Every output of the site's TypeScript data loaders: one per `name.ext.ts`
+ * in `root`/data, and the outputs of parameterised loaders the config lists in
+ * its dynamic paths (the explorer's store tables).
+ */
+export function loaderOutputs(root: string, dynamicPaths: readonly string[]): string[] {
+  const outputs = readdirSync(join(root, "data"))
+    .filter((f) => /^[^.[\]]+\.[a-z]+\.ts$/i.test(f))
+    .sort()
+    .map((f) => `data/${f.slice(0, -".ts".length)}`);
+  for (const path of dynamicPaths) {
+    const output = path.replace(/^\//, "");
+    if (!outputs.includes(output) && loaderOfOutput(root, output)?.args.length) outputs.push(output);
+  }
+  return outputs;
+}
+
+const RUN_LOADERS = join(dirname(fileURLToPath(import.meta.url)), "run-loaders.ts");
+
+/** Runs the loaders of `outputs` (paths inside `root`) in one process, each into Framework's cache under `root`. */
+export function runLoaders(root: string, outputs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ["--import", "tsx", RUN_LOADERS, root, ...outputs], {stdio: ["ignore", "ignore", "inherit"], env});
+    // A failure there only means Framework runs the loaders itself.
+    child.on("error", () => done());
+    child.on("close", () => done());
+  });
+}
+
+/**
+ * Before a build: runs every loader whose output the cache lacks (all of them
+ * after the store changed; none when it did not) in one process
+ * (src/data/run-loaders.ts), so that Framework finds them cached instead of
+ * starting a process per loader. SOCIOMETER_SHARED_LOADERS=0 leaves them to
+ * Framework. Resolves with the outputs it was asked for; a loader that failed
+ * there is left for Framework, which runs it again and reports its error.
+ */
+export async function runLoadersOnce(root: string, storePath: string, dynamicPaths: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  if (env.SOCIOMETER_SHARED_LOADERS === "0" || !existsSync(storePath)) return [];
+  const missing = loaderOutputs(root, dynamicPaths).filter((o) => !existsSync(join(root, ".observablehq", "cache", o)));
+  if (missing.length) await runLoaders(root, missing, env);
+  return missing;
 }

@@ -10,7 +10,8 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {once} from "node:events";
 import {finished, pipeline} from "node:stream/promises";
-import {gzipSync} from "node:zlib";
+import {promisify} from "node:util";
+import {gzip} from "node:zlib";
 import {benchmarkOfSql, evaluatedSql, playerSql} from "../../loaders/queries/store-contents.js";
 import {PACK_MAGIC, blockOfId, indexEntryBytes, type PackHeader} from "../client/episode-pack.js";
 import {VIEWER_ORDER} from "../client/episodes.js";
@@ -30,17 +31,26 @@ export const LIST_PAGE_SIZE = 500;
 /** The parts of an episode block, in file order. */
 export const EPISODE_PARTS = ["episodes", "participants", "messages", "ratings"] as const;
 
+/** Blocks compressed ahead of the one being written: enough to keep libuv's thread pool busy. */
+const BLOCKS_IN_FLIGHT = 16;
+
+const gzipAsync = promisify(gzip);
+/** The JSON array of `rows`, JSON texts of one object each. */
+const jsonArray = (rows: readonly string[]): string => `[${rows.join(",")}]`;
+
 /** Collects blocks in a scratch file, then writes header, index and blocks to the output. */
 export class PackWriter {
   private readonly dir = mkdtempSync(join(tmpdir(), "sociometer-pack-"));
   private readonly scratch: WriteStream = createWriteStream(join(this.dir, "blocks"));
   private readonly entries: {offset: number; lengths: number[]}[] = [];
+  /** Blocks being compressed, in file order. */
+  private readonly compressing: Promise<Buffer[]>[] = [];
   private size = 0;
 
   constructor(private readonly parts: readonly string[]) {}
 
   get blocks(): number {
-    return this.entries.length;
+    return this.entries.length + this.compressing.length;
   }
 
   /** Compressed size of the block added last. */
@@ -48,12 +58,26 @@ export class PackWriter {
     return this.entries.at(-1)?.lengths.reduce((s, n) => s + n, 0) ?? 0;
   }
 
-  /** Appends the next block: for each part, its rows as JSON texts (one object each). */
+  /** Appends the next block: for each part, its rows as JSON texts (one object each). Written when it returns. */
   async add(rowsByPart: readonly (readonly string[])[]): Promise<void> {
+    await this.addParts(rowsByPart.map(jsonArray));
+    while (this.compressing.length) await this.writeNext();
+  }
+
+  /**
+   * Appends the next block: for each part, the JSON array of its rows.
+   * Compressed on the thread pool while the caller reads the next blocks; written in order.
+   */
+  async addParts(parts: readonly string[]): Promise<void> {
+    this.compressing.push(Promise.all(parts.map((p) => gzipAsync(p))));
+    if (this.compressing.length >= BLOCKS_IN_FLIGHT) await this.writeNext();
+  }
+
+  private async writeNext(): Promise<void> {
+    const compressed = await this.compressing.shift()!;
     const lengths: number[] = [];
     const offset = this.size;
-    for (const rows of rowsByPart) {
-      const bytes = gzipSync(`[${rows.join(",")}]`);
+    for (const bytes of compressed) {
       lengths.push(bytes.length);
       this.size += bytes.length;
       if (!this.scratch.write(bytes)) await once(this.scratch, "drain");
@@ -64,6 +88,7 @@ export class PackWriter {
   /** Writes the pack to `out` with `header` (plus parts and block count), and removes the scratch file. */
   async finish(out: NodeJS.WritableStream, header: Record<string, unknown>): Promise<void> {
     try {
+      while (this.compressing.length) await this.writeNext();
       this.scratch.end();
       await finished(this.scratch);
       const full: PackHeader = {...header, parts: [...this.parts], blocks: this.entries.length};
@@ -158,20 +183,24 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   // The sort below spills to disk past this instead of growing with the store.
   await conn.run("SET memory_limit = '1GB'");
   // A temporary table: the store is open read-only, and the temp catalog is the connection's own.
-  await conn.run("CREATE OR REPLACE TEMP TABLE shipped (episode_id VARCHAR, block INTEGER)");
+  // `ord` is the episode's place in id order: the sort below compares integers, not ids.
+  await conn.run("CREATE OR REPLACE TEMP TABLE shipped (episode_id VARCHAR, block INTEGER, ord INTEGER)");
   const [[count]] = (await conn.runAndReadAll(`SELECT count(*) FROM (${VIEWER_IDS_SQL})`)).getRows() as [[bigint]];
   const blocks = Math.max(1, Math.ceil(Number(count) / EPISODES_PER_BLOCK));
   const appender = await conn.createAppender("shipped", "main", "temp");
-  for await (const [id] of streamRows(conn, VIEWER_IDS_SQL)) {
+  let ord = 0;
+  // The block comes from the page's own hash of the id (blockOfId), so the page finds an episode without an index.
+  for await (const [id] of streamRows(conn, `${VIEWER_IDS_SQL} ORDER BY e.episode_id`)) {
     appender.appendVarchar(id as string);
     appender.appendInteger(blockOfId(id as string, blocks));
+    appender.appendInteger(ord++);
     appender.endRow();
   }
   appender.closeSync();
 
   const shipped = "temp.shipped";
   // Each part's rows with the column that orders them within an episode.
-  const parts = [
+  const parts: {sql: string; order: string; then?: string}[] = [
     {sql: summarySql(shipped), order: "0"},
     {
       sql: `SELECT episode_id, agent, model, coalesce(character, '') AS character, coalesce(goal, '') AS goal, coalesce(background, '') AS background
@@ -185,31 +214,31 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
         FROM ratings r JOIN episodes e USING (episode_id) SEMI JOIN ${shipped} s ON s.episode_id = r.episode_id
         LEFT JOIN dimensions d ON d.benchmark = e.benchmark AND d.dimension = r.dimension`,
       order: "r.agent",
+      // A seat's ratings otherwise tie: ordered by what tells them apart.
+      then: "r.dimension || chr(31) || r.rater || chr(31) || coalesce(r.run_id, '')",
     },
   ];
   const selects: string[] = [];
-  for (const [i, {sql, order}] of parts.entries()) {
-    selects.push(`SELECT s.block, ${i} AS part, r.episode_id AS id, ${order} AS k, to_json(r) AS row
+  for (const [i, {sql, order, then}] of parts.entries()) {
+    selects.push(`SELECT s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
       FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
   }
   const writer = new PackWriter(EPISODE_PARTS);
   let current = 0;
   let rows: string[][] = EPISODE_PARTS.map(() => []);
-  // Only what is written comes out of DuckDB: handing values to JavaScript is the loader's largest cost.
-  const sorted = `SELECT block, part, row FROM (${selects.join("\nUNION ALL\n")}) ORDER BY block, part, id, k`;
-  for await (const [block, part, json] of streamRows(conn, sorted)) {
-    while (current < (block as number)) {
-      await writer.add(rows);
-      rows = EPISODE_PARTS.map(() => []);
-      current++;
-    }
-    rows[part as number].push(json as string);
-  }
-  while (current < blocks) {
-    await writer.add(rows);
+  const flush = async () => {
+    await writer.addParts(rows.map(jsonArray));
     rows = EPISODE_PARTS.map(() => []);
     current++;
+  };
+  // Only what is written comes out of DuckDB: handing values to JavaScript is the loader's largest cost.
+  // The order is total, so the same store always gives the same file.
+  const sorted = `SELECT block, part, row FROM (${selects.join("\nUNION ALL\n")}) ORDER BY block, part, ord, k, k2`;
+  for await (const [block, part, json] of streamRows(conn, sorted)) {
+    while (current < (block as number)) await flush();
+    rows[part as number]!.push(json as string);
   }
+  while (current < blocks) await flush();
   await writer.finish(out, {kind: "episodes", episodes: Number(count)});
 }
 
