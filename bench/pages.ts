@@ -108,7 +108,7 @@ async function writeHumanRatings(store: Store, sourcePath: string, file: string)
 }
 
 /** The samples, plus `n` synthetic SOTOPIA episodes with human ratings on 10% of them when n > 0. */
-async function makeStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
+export async function makeStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
   const store = await openStore(path);
   try {
     await importSamples(store);
