@@ -6,7 +6,8 @@ import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.
 import {SOTOPIA_STATS_SQL, SOTOPIA_TASKS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
-import {bestModels, defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
+import {bestModels} from "../../src/lib/sotopia-significance.js";
+import {defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
 import {agreementTable, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
