@@ -2,7 +2,8 @@
 // npm package is one request in the browser: @stdlib's distribution functions
 // are some 160 of them (about 0.6 s of a 1.8 s first chart, measured on the
 // baseline page). These modules draw first views and must not reach @stdlib;
-// the t-tests load after the first chart (src/sotopia.md, afterFirstView).
+// the t-tests load after the first chart (src/sotopia.md, afterFirstView), the
+// t quantile only for a 95% band (src/lifelong.md).
 
 import {readFileSync} from "node:fs";
 import {dirname, join, relative, resolve} from "node:path";
@@ -37,6 +38,7 @@ function packagesReached(entry: string): Map<string, string[]> {
 const FIRST_VIEW_MODULES = [
   "src/lib/sotopia.ts", "src/client/sotopia.ts", "src/client/tables.ts", "src/client/first-view.ts",
   "src/components/dimension-chart.ts", "src/components/bars.ts", "src/components/transcript.ts", "src/client/episodes.ts",
+  "src/lib/lifelong.ts", "src/client/lifelong.ts", "src/components/lifelong-charts.ts", "src/components/lifelong-tables.ts",
 ];
 
 describe("first-view modules", () => {
