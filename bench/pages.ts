@@ -67,8 +67,9 @@ const PAGES: readonly PageSpec[] = [
   {path: "/hsii", name: "HSII", firstView: MARKED, react: {radio: "Formula", option: 1}, what: "formula: Table 1's"},
   {path: "/stss", name: "STSS", firstView: MARKED, react: {radio: "Metric", option: 0}, what: "chart metric: SR"},
   {path: "/informativebench", name: "InformativeBench", firstView: MARKED, react: {radio: "Precision match", option: 1}, what: "precision match: contains"},
-  {path: "/episodes", name: "episode viewer", firstView: FIRST_TABLE_OR_CHART, react: {select: "", option: 1}, what: "first menu's second choice"},
+  {path: "/episodes", name: "episode viewer", firstView: MARKED, react: {select: "", option: 1}, what: "first menu's second choice"},
   {path: "/explorer", name: "table explorer", firstView: MARKED, react: {click: "[data-testid=\"browser-next\"]"}, what: "next page of the table"},
+  {path: "/compare", name: "run comparison", firstView: FIRST_TABLE_OR_CHART, react: {select: "", option: 1}, what: "first menu's second choice"},
   {path: "/audit", name: "reported-table audit", firstView: MARKED, react: {number: "Largest denominator searched", value: 100}, what: "largest denominator 100"},
 ];
 

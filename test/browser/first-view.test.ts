@@ -1,7 +1,7 @@
 // The first view of every page drawn from summaries decoded directly (issue
 // 18): on a site built from the bundled samples, each page marks its first
 // chart or table (data-first-view) with no error and without fetching
-// DuckDB-wasm (only the table explorer, whose content is SQL, starts it, in
+// DuckDB-wasm or parquet-wasm (only the table explorer, whose content is SQL, starts it, in
 // the background: its table list comes first).
 // Then DuckDB-wasm is started in the page, from the site's own client module,
 // over the same Parquet files, and the numbers the page drew first are the
@@ -20,7 +20,7 @@ import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {buildSite, cellErrors, serveStatic, watchedContext, type Problems} from "./helpers.js";
 
 /** Pages whose first view is drawn from decoded summaries, with no DuckDB-wasm; the explorer starts it for its SQL. */
-const DECODED_PAGES = ["/", "/sotopia", "/lifelong", "/hsii", "/stss", "/informativebench", "/audit", "/bench-baseline"];
+const DECODED_PAGES = ["/", "/sotopia", "/lifelong", "/hsii", "/stss", "/informativebench", "/audit", "/bench-baseline", "/episodes"];
 const SQL_PAGES = ["/explorer"];
 const FIRST_VIEW_TIMEOUT_MS = 60_000;
 
@@ -63,13 +63,14 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     return {page, requested, problems};
   }
 
-  it.each(DECODED_PAGES)("%s draws its first view with no error and no DuckDB-wasm", async (path) => {
+  it.each(DECODED_PAGES)("%s draws its first view with no error, no DuckDB-wasm and no parquet-wasm", async (path) => {
     const {page, requested, problems} = await openFirstView(path);
     try {
       await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: FIRST_VIEW_TIMEOUT_MS});
       expect(await cellErrors(page)).toEqual([]);
       expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
-      expect(requested.filter((url) => /duckdb/i.test(url))).toEqual([]);
+      // Summaries come as Arrow IPC packs decoded by flechette: neither wasm module is fetched.
+      expect(requested.filter((url) => /duckdb|parquet_wasm/i.test(url))).toEqual([]);
       expect(await page.locator("[data-first-view]").count()).toBeGreaterThanOrEqual(1);
     } finally {
       await page.context().close();
