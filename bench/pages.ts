@@ -15,7 +15,7 @@
 // the SOTOPIA summary) in the same run, and against the same page on the samples.
 
 import {once} from "node:events";
-import {createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
+import {copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
 import {createServer} from "node:http";
 import type {AddressInfo} from "node:net";
 import {loadavg} from "node:os";
@@ -109,7 +109,7 @@ async function writeHumanRatings(store: Store, sourcePath: string, file: string)
 }
 
 /** The samples, plus `n` synthetic SOTOPIA episodes with human ratings on 10% of them when n > 0. */
-export async function makeStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
+async function makeStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
   const store = await openStore(path);
   try {
     await importSamples(store);
@@ -124,6 +124,26 @@ export async function makeStore(path: string, dir: string, n: number, log: (m: s
     rmSync(dump, {force: true});
   } finally {
     store.close();
+  }
+}
+
+/**
+ * makeStore, or a copy of the store it made before for the same size when
+ * BENCH_PAGES_STORES names a folder (stores are deterministic: same seed, same
+ * samples), so re-running the benchmark after a page change re-imports nothing.
+ */
+async function cachedStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
+  const cacheDir = process.env.BENCH_PAGES_STORES;
+  const cached = cacheDir ? resolve(cacheDir, `pages-store-${n}.duckdb`) : null;
+  if (cached && existsSync(cached)) {
+    log(`pages: store of ${n.toLocaleString("en-US")} synthetic episodes copied from ${cached}`);
+    copyFileSync(cached, path);
+    return;
+  }
+  await makeStore(path, dir, n, log);
+  if (cached) {
+    mkdirSync(cacheDir!, {recursive: true});
+    copyFileSync(path, cached);
   }
 }
 
@@ -322,7 +342,7 @@ async function measureSite(context: BenchContext, label: string, n: number): Pro
   mkdirSync(dir, {recursive: true});
   const store = join(dir, "store.duckdb");
   context.log(`pages: store "${label}"`);
-  await makeStore(store, dir, n, context.log);
+  await cachedStore(store, dir, n, context.log);
   context.log(`pages: building the site for "${label}"`);
   const build = await buildSite(store, dir, {}, BUILD_TIMEOUT_MS);
   const pages = await measureBuilt(build.dist, label, context);
