@@ -4,8 +4,9 @@
 // DuckDB-wasm or parquet-wasm (only the table explorer, whose content is SQL, starts it, in
 // the background: its table list comes first).
 // Then DuckDB-wasm is started in the page, from the site's own client module,
-// over the same Parquet files, and the numbers the page drew first are the
-// ones the SQL path gives: the overview's counts and the SOTOPIA means.
+// over the Parquet files of the same loaders' queries (the copies the table
+// explorer reads), and the numbers the page drew first from its Arrow pack are
+// the ones the SQL path gives: the overview's counts and the SOTOPIA means.
 
 import {mkdtempSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
@@ -120,7 +121,7 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     try {
       const shown = await page.locator("[data-first-view] tbody tr").evaluateAll((trs) =>
         trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent?.trim() ?? "")));
-      const [benchmarks] = await sqlInPage(page, {overview: builtFile("_file/data", /^overview\.[0-9a-f]+\.parquet$/)},
+      const [benchmarks] = await sqlInPage(page, {overview: "/data/overview.parquet"},
         ["SELECT name, episodes FROM overview WHERE section = 'benchmark' ORDER BY section, benchmark, episodes DESC, name"]);
       // Inputs.table puts a cell before the columns (the row's checkbox when select is on); the name and count follow.
       const nameAndCount = shown.map((cells) => cells.slice(-6, -4));
@@ -137,7 +138,7 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       await page.getByTestId("sotopia-means").waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
       const shown = await page.locator("[data-testid='sotopia-means'] td[data-testid^='mean-']").evaluateAll((tds) =>
         tds.filter((td) => td.getAttribute("data-value") !== null).map((td) => [td.getAttribute("data-testid"), Number(td.getAttribute("data-value"))] as const));
-      const [rows, models] = await sqlInPage(page, {sotopia_stats: builtFile("_file/data", /^sotopia-stats\.[0-9a-f]+\.parquet$/)},
+      const [rows, models] = await sqlInPage(page, {sotopia_stats: "/data/sotopia-stats.parquet"},
         ["SELECT * FROM sotopia_stats", "SELECT DISTINCT model FROM sotopia_stats ORDER BY model"]);
       const stats = rows as unknown as SotopiaStatRow[];
       const rater = defaultRater(stats)!;
