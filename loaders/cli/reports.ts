@@ -6,9 +6,11 @@ import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.
 import {SOTOPIA_STATS_SQL, SOTOPIA_TASKS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
-import {bestModels, defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
+import {bestModels} from "../../src/lib/sotopia-significance.js";
+import {defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
 import {agreementTable, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
+import {tQuantile} from "../../src/lib/t-quantile.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
 import type {ResultTable} from "./output.js";
@@ -226,7 +228,7 @@ const lifelong: Report = {
         "harder: the index is one of the hand-crafted, memory-requiring scenarios",
       ],
       columns: ["model", "memory", "index", "harder", "n", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "penalised_bel", "penalised_n"],
-      rows: curves(instances, {rater, band, variance}).map((c) => ({
+      rows: curves(instances, {rater, band, variance, tQuantile}).map((c) => ({
         model: c.model, memory: c.memory_mode, index: c.chain_index, harder: c.harder ? "yes" : "", n: c.bel.n,
         bel: c.bel.mean, bel_low: c.bel.low, bel_high: c.bel.high, goal: c.goal.mean, goal_low: c.goal.low, goal_high: c.goal.high,
         penalised_bel: c.penalised.mean, penalised_n: c.penalised.n,

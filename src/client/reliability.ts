@@ -9,7 +9,7 @@
 import {HUMANS, pairInstances, type RaterScore} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {reliabilityReport, type ReliabilityOptions, type ReliabilityReport} from "../lib/reliability.js";
-import {readParquetRows} from "./tables.js";
+import {readParquetRows} from "./parquet.js";
 
 /** One LLM rater of the agreement rows, as data/reliability-raters.json lists it. */
 export interface RaterCount {

@@ -6,7 +6,7 @@
 
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {
-  compareWithReference, hardSelectionNotes, OVERALL, pairwiseMatrix, wordsPerTurn,
+  hardSelectionNotes, OVERALL, pairwiseMatrix, wordsPerTurn,
   type HardBoundRule, type HardSelection, type PairCell, type SotopiaStatRow, type TaskInfo,
 } from "../lib/sotopia.js";
 import {compareText, distinctSorted, orderBy, type Row, type Tables} from "./tables.js";
@@ -100,9 +100,6 @@ export interface GroupKey {
   partner: string;
 }
 
-/** A group's cell on one dimension, tested against the reference group (compareWithReference). */
-export type ComparedCell = ReturnType<typeof compareWithReference>[number];
-
 /** The key a group is stored under in the comparison maps. */
 export const groupKey = (g: GroupKey): string => `${g.model}\u0000${g.partner}`;
 
@@ -124,24 +121,6 @@ export function pairGroups(rows: readonly SotopiaStatRow[], {rater, models}: {ra
 /** The reference group shown first: the first group played by humans (SOTOPIA Table 3 compares models with humans), else the first. */
 export function defaultReference(groups: readonly GroupKey[]): GroupKey | null {
   return groups.find((g) => g.model === "human") ?? groups[0] ?? null;
-}
-
-/**
- * SOTOPIA Table 3: for each dimension (and overall), every group's cell of the
- * pairwise matrix compared with the reference group by Student's t-test.
- * Keyed by dimension, then by group.
- */
-export function referenceComparison(
-  rows: readonly SotopiaStatRow[],
-  {rater, models, reference}: {rater: string; models: readonly string[]; reference: GroupKey},
-): Map<string, Map<string, ComparedCell>> {
-  const keep = new Set(models);
-  const out = new Map<string, Map<string, ComparedCell>>();
-  for (const d of DIMENSION_CHOICES) {
-    const cells = pairwiseMatrix(rows, {rater, dimension: d.key}).filter((c) => keep.has(c.model));
-    out.set(d.key, new Map(compareWithReference(cells, reference).map((c) => [groupKey(c), c])));
-  }
-  return out;
 }
 
 /** Heatmap axes: the chosen models as rows; as columns, the partners they met, chosen models first. */

@@ -1,14 +1,12 @@
-// The pages' first view: Parquet tables decoded straight into JavaScript rows
-// (parquet-wasm to Arrow IPC, flechette to objects), with no database. Starting
-// DuckDB-wasm costs 1.3–1.9 s and 34 MB before any data (issue 18); the
-// benchmark pages need no SQL beyond loading and ordering their small tables,
-// so they read them here and order them with orderBy, which sorts as DuckDB's
-// ORDER BY does.
+// The pages' first view: small tables decoded straight into JavaScript rows
+// with no database and no wasm. Starting DuckDB-wasm costs 1.3–1.9 s and 34 MB
+// before any data, and parquet-wasm 5 MB (issue 18); the benchmark pages need
+// no SQL beyond loading and ordering their small tables, so each reads one pack
+// of Arrow IPC streams (written by src/data/first-view-pack.ts) decoded by
+// flechette, and orders rows with orderBy, which sorts as DuckDB's ORDER BY does.
 
 import {tableFromIPC} from "@uwdata/flechette";
-import {ParquetFile} from "parquet-wasm/esm";
 import type {Row, TableSource} from "./duckdb.js";
-import {initParquetOnce} from "./parquet.js";
 
 export type {Row, TableSource};
 
@@ -22,50 +20,76 @@ function plainValue(value: unknown): unknown {
   return value;
 }
 
-function plainRow(row: Record<string, unknown>): Row {
+/** A decoded Arrow row with plain values, as the DuckDB path gave. */
+export function plainRow(row: Record<string, unknown>): Row {
   const out: Row = {};
   for (const key in row) out[key] = plainValue(row[key]);
   return out;
 }
 
+const PACK_MAGIC = "SMPK";
+const textEncoder = new TextEncoder();
+
+/** Arrow buffers are read as typed arrays, which must start at a multiple of their element size: every stream starts at a multiple of 8. */
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;
+
 /**
- * Fetches one Parquet file and decodes it into rows, one row group at a time
- * (decoding a whole large file at once needs several times its size in wasm
- * memory: OFFLINE.md, data size).
+ * A pack of named Arrow IPC streams in one file: "SMPK", the length of a JSON
+ * list of {name, bytes} (uint32, little-endian), that list padded with spaces,
+ * then the streams in its order, each padded with zeros to a multiple of 8
+ * bytes. One fetch per page for all of its first-view tables.
  */
-export async function readParquetRows(url: string): Promise<Row[]> {
-  const [response] = await Promise.all([fetch(url), initParquetOnce()]);
-  if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  return decodeParquetRows(await response.blob());
-}
-
-/** Decodes Parquet bytes into rows, one row group at a time; parquet-wasm must be initialised. */
-export async function decodeParquetRows(parquet: Blob): Promise<Row[]> {
-  const file = await ParquetFile.fromFile(parquet);
-  const metadata = file.metadata();
-  const groups = metadata.rowGroups();
-  const rows: Row[] = [];
-  try {
-    for (let i = 0; i < groups.length; i++) {
-      const table = await file.read({rowGroups: [i]});
-      // intoIPCStream hands the table's wasm memory over; it is freed with it.
-      for (const row of tableFromIPC(table.intoIPCStream()).toArray()) rows.push(plainRow(row as Record<string, unknown>));
-    }
-    return rows;
-  } finally {
-    for (const group of groups) group.free();
-    metadata.free();
-    file.free();
+export function encodePack(entries: readonly {name: string; ipc: Uint8Array}[]): Uint8Array {
+  const prefix = PACK_MAGIC.length + 4;
+  const list = textEncoder.encode(JSON.stringify(entries.map((e) => ({name: e.name, bytes: e.ipc.byteLength}))));
+  const header = new Uint8Array(align8(prefix + list.byteLength) - prefix).fill(0x20);
+  header.set(list);
+  let total = prefix + header.byteLength;
+  for (const e of entries) total += align8(e.ipc.byteLength);
+  const out = new Uint8Array(total);
+  out.set(textEncoder.encode(PACK_MAGIC), 0);
+  new DataView(out.buffer).setUint32(PACK_MAGIC.length, header.byteLength, true);
+  out.set(header, prefix);
+  let at = prefix + header.byteLength;
+  for (const e of entries) {
+    out.set(e.ipc, at);
+    at += align8(e.ipc.byteLength);
   }
+  return out;
 }
 
-/** Reads every table of `sources` (name → Parquet URL) at once; names as given. */
-export async function readTables<K extends string>(sources: Readonly<Record<K, TableSource>>): Promise<Tables<K>> {
-  const names = Object.keys(sources) as K[];
-  const decoded = await Promise.all(names.map(async (name) => readParquetRows(new URL(String(await sources[name]), document.baseURI).href)));
-  const tables = {} as Tables<K>;
-  names.forEach((name, i) => (tables[name] = decoded[i]));
+/** Decodes a pack (encodePack) into rows per table; `source` names the file in errors. */
+export function decodePack(packed: Uint8Array, source = "pack"): Tables {
+  // A copy when the view does not start on an 8-byte boundary (a pooled Node Buffer), so the streams stay aligned.
+  const bytes = packed.byteOffset % 8 === 0 ? packed : packed.slice();
+  const fail = (why: string): never => {
+    throw new Error(`${source}: not a first-view pack (${why}); rebuild the site`);
+  };
+  const prefix = PACK_MAGIC.length + 4;
+  if (bytes.byteLength < prefix) fail(`${bytes.byteLength} bytes, shorter than its header`);
+  if (new TextDecoder().decode(bytes.subarray(0, PACK_MAGIC.length)) !== PACK_MAGIC) fail(`no ${PACK_MAGIC} header`);
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(PACK_MAGIC.length, true);
+  if (prefix + headerBytes > bytes.byteLength) fail(`its table list runs past the end of the file`);
+  const entries = JSON.parse(new TextDecoder().decode(bytes.subarray(prefix, prefix + headerBytes))) as {name: string; bytes: number}[];
+  const tables: Tables = {};
+  let at = prefix + headerBytes;
+  for (const {name, bytes: length} of entries) {
+    if (at + align8(length) > bytes.byteLength) fail(`table ${name} runs past the end of the file`);
+    const rows: Row[] = [];
+    for (const row of tableFromIPC(bytes.subarray(at, at + length)).toArray()) rows.push(plainRow(row as Record<string, unknown>));
+    tables[name] = rows;
+    at += align8(length);
+  }
+  if (at !== bytes.byteLength) fail(`${bytes.byteLength - at} bytes after its last table`);
   return tables;
+}
+
+/** Fetches a page's first-view pack and decodes it; the names are the tables the pack loader wrote. */
+export async function readPack<K extends string>(url: TableSource): Promise<Tables<K>> {
+  const href = new URL(String(await url), document.baseURI).href;
+  const response = await fetch(href);
+  if (!response.ok) throw new Error(`cannot load ${href}: ${response.status} ${response.statusText}`);
+  return decodePack(new Uint8Array(await response.arrayBuffer()), href) as Tables<K>;
 }
 
 /** Compares strings by Unicode code point, as DuckDB's default (binary) collation does; `<` on UTF-16 units differs past U+FFFF. */

@@ -4,7 +4,8 @@
 // model names from logs can never inject markup.
 
 import type {Dimension} from "../lib/dimensions.js";
-import {OVERALL, type BestModel, type ModelAggregate} from "../lib/sotopia.js";
+import type {BestModel} from "../lib/sotopia-significance.js";
+import {OVERALL, type ModelAggregate} from "../lib/sotopia.js";
 
 export interface SotopiaTableOptions {
   dimensions: readonly Pick<Dimension, "key" | "abbrev" | "name" | "lo" | "hi">[];

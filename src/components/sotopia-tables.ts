@@ -5,7 +5,8 @@
 
 import type {PairCell} from "../lib/sotopia.js";
 import {sdOf} from "../lib/stats.js";
-import {groupKey, type ComparedCell, type DimensionChoice, type GroupKey, type WordsPerTurnRow} from "../client/sotopia.js";
+import type {ComparedCell} from "../lib/sotopia-significance.js";
+import {groupKey, type DimensionChoice, type GroupKey, type WordsPerTurnRow} from "../client/sotopia.js";
 import {taskLabel, type HardTask, type TaskInfo} from "../lib/sotopia.js";
 import {el, fixed, numCell} from "./dom.js";
 import {pText} from "../lib/agreement.js";

@@ -1,7 +1,6 @@
 // LIFELONG-SOTOPIA metrics (METRICS.md § LIFELONG-SOTOPIA): penalised BEL,
 // curves over the chain, and the validation of checkpoint labels.
 
-import {studentTTwoSided} from "./distributions.js";
 import {meanOf, moments, sdOf, type Moments, type VarianceKind} from "./stats.js";
 
 /** Points a failed checkpoint costs (Eq. 1). */
@@ -11,21 +10,6 @@ export const BELEXT_PENALTY = 5;
 export function penalisedBel(bel: number, failedCheckpoints: number): number {
   if (!Number.isInteger(failedCheckpoints) || failedCheckpoints < 0) throw new Error(`failed checkpoints must be a count, got ${failedCheckpoints}`);
   return Math.max(bel - BELEXT_PENALTY * failedCheckpoints, 0);
-}
-
-/** The t quantile t_{p, df} (found by bisection on the Student t tail; p in (0.5, 1)). */
-export function tQuantile(p: number, df: number): number {
-  if (!(p > 0.5 && p < 1) || !(df > 0)) return NaN;
-  const tail = 2 * (1 - p); // two-sided tail beyond ±t
-  let lo = 0;
-  let hi = 1;
-  while (studentTTwoSided(hi, df) > tail) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
-    const mid = (lo + hi) / 2;
-    if (studentTTwoSided(mid, df) > tail) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
 }
 
 /** How wide a curve's band is: ± one sd, or a 95% confidence interval of the mean (t with n − 1 df). */
@@ -38,11 +22,15 @@ export interface CurvePoint {
   high: number;
 }
 
+/** The t quantile function a 95% band needs (t-quantile.ts); passed in so that sd bands load no distribution functions. */
+export type TQuantile = (p: number, df: number) => number;
+
 /** A curve's point at one chain index, from the moments of the scores there. Bands are NaN where undefined (n < 2). */
-export function curvePoint(m: Moments, band: BandKind = "sd", variance: VarianceKind = "sample"): CurvePoint {
+export function curvePoint(m: Moments, band: BandKind = "sd", variance: VarianceKind = "sample", tQuantile?: TQuantile): CurvePoint {
   const mean = meanOf(m);
   const sd = sdOf(m, variance);
-  const half = band === "sd" ? sd : tQuantile(0.975, m.n - 1) * (sdOf(m, "sample") / Math.sqrt(m.n));
+  if (band === "ci95" && !tQuantile) throw new Error("a 95% confidence band needs tQuantile (src/lib/t-quantile.ts)");
+  const half = band === "sd" ? sd : tQuantile!(0.975, m.n - 1) * (sdOf(m, "sample") / Math.sqrt(m.n));
   return {n: m.n, mean, low: mean - half, high: mean + half};
 }
 
@@ -128,7 +116,10 @@ export interface CurveRow {
 }
 
 /** BEL, GOAL and penalised BEL per (model, memory mode, chain index), with bands (LIFELONG-SOTOPIA Figures 3, 4). */
-export function curves(instances: readonly LifelongInstance[], {rater, band = "sd", variance = "sample"}: {rater: string; band?: BandKind; variance?: VarianceKind}): CurveRow[] {
+export function curves(
+  instances: readonly LifelongInstance[],
+  {rater, band = "sd", variance = "sample", tQuantile}: {rater: string; band?: BandKind; variance?: VarianceKind; tQuantile?: TQuantile},
+): CurveRow[] {
   const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; bel: number[]; goal: number[]; penalised: number[]}>();
   for (const i of instances) {
     if (i.rater !== rater) continue;
@@ -141,7 +132,7 @@ export function curves(instances: readonly LifelongInstance[], {rater, band = "s
     if (p !== null) g.penalised.push(p);
     groups.set(key, g);
   }
-  const point = (values: number[]) => curvePoint(moments(values), band, variance);
+  const point = (values: number[]) => curvePoint(moments(values), band, variance, tQuantile);
   return [...groups.values()]
     .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised)}))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);

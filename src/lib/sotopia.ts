@@ -2,7 +2,6 @@
 // per-group sufficient statistics, so pages, the CLI and tests share them.
 
 import {SOTOPIA_DIMENSIONS, type Dimension} from "./dimensions.js";
-import {studentTTest, type TTest} from "./inference.js";
 import {combineMoments, extremes, meanOf, sdOf, type Moments} from "./stats.js";
 
 /** The pseudo-dimension holding each instance's overall score. */
@@ -86,31 +85,6 @@ export function defaultRater(rows: readonly SotopiaStatRow[]): string | undefine
   return [...totals.entries()].sort((a, b) => Number(b[1].llm) - Number(a[1].llm) || b[1].n - a[1].n || a[0].localeCompare(b[0]))[0]?.[0];
 }
 
-export interface BestModel {
-  dimension: string;
-  best: string;
-  second: string | null;
-  test: TTest | null;
-  /** Student's t-test of best against second best gives p < 0.05 (SOTOPIA Tables 2, 3). */
-  significant: boolean;
-}
-
-/**
- * The best model on each dimension and whether it beats the second best
- * significantly. Higher is better on every SOTOPIA-EVAL dimension (SEC and SOC
- * are penalties in [-10, 0]).
- */
-export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05): BestModel[] {
-  const byDimension = new Map<string, ModelAggregate[]>();
-  for (const a of aggregates) byDimension.set(a.dimension, [...(byDimension.get(a.dimension) ?? []), a]);
-  return [...byDimension.entries()].map(([dimension, list]) => {
-    const ranked = list.filter((a) => a.n > 0).sort((a, b) => b.mean - a.mean);
-    const [best, second] = ranked;
-    const test = best && second ? studentTTest(best.moments, second.moments) : null;
-    return {dimension, best: best?.model ?? "", second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};
-  });
-}
-
 export interface PairCell {
   model: string;
   partner: string;
@@ -135,15 +109,6 @@ export function pairwiseMatrix(rows: readonly SotopiaStatRow[], {rater, dimensio
       return {model, partner, n: m.n, mean: meanOf(m), moments: m};
     })
     .sort((a, b) => a.model.localeCompare(b.model) || a.partner.localeCompare(b.partner));
-}
-
-/** A pair cell against a reference cell by Student's t-test (SOTOPIA Table 3's marks). */
-export function compareWithReference(cells: readonly PairCell[], reference: {model: string; partner: string}, alpha = 0.05) {
-  const ref = cells.find((c) => c.model === reference.model && c.partner === reference.partner);
-  return cells.map((c) => {
-    const test = ref && c !== ref ? studentTTest(c.moments, ref.moments) : null;
-    return {...c, isReference: c === ref, test, significant: Boolean(test && test.p < alpha)};
-  });
 }
 
 /** How the highest reward of a task is estimated (METRICS.md § SOTOPIA-hard). */

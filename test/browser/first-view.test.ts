@@ -1,11 +1,12 @@
 // The first view of every page drawn from summaries decoded directly (issue
 // 18): on a site built from the bundled samples, each page marks its first
 // chart or table (data-first-view) with no error and without fetching
-// DuckDB-wasm (only the table explorer, whose content is SQL, starts it, in
+// DuckDB-wasm or parquet-wasm (only the table explorer, whose content is SQL, starts it, in
 // the background: its table list comes first).
 // Then DuckDB-wasm is started in the page, from the site's own client module,
-// over the same Parquet files, and the numbers the page drew first are the
-// ones the SQL path gives: the overview's counts and the SOTOPIA means.
+// over the Parquet files of the same loaders' queries (the copies the table
+// explorer reads), and the numbers the page drew first from its Arrow pack are
+// the ones the SQL path gives: the overview's counts and the SOTOPIA means.
 
 import {mkdtempSync, readdirSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
@@ -20,7 +21,7 @@ import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {buildSite, cellErrors, serveStatic, watchedContext, type Problems} from "./helpers.js";
 
 /** Pages whose first view is drawn from decoded summaries, with no DuckDB-wasm; the explorer starts it for its SQL. */
-const DECODED_PAGES = ["/", "/sotopia", "/lifelong", "/hsii", "/stss", "/informativebench", "/audit", "/bench-baseline"];
+const DECODED_PAGES = ["/", "/sotopia", "/lifelong", "/hsii", "/stss", "/informativebench", "/audit", "/bench-baseline", "/episodes"];
 const SQL_PAGES = ["/explorer"];
 const FIRST_VIEW_TIMEOUT_MS = 60_000;
 
@@ -63,13 +64,14 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     return {page, requested, problems};
   }
 
-  it.each(DECODED_PAGES)("%s draws its first view with no error and no DuckDB-wasm", async (path) => {
+  it.each(DECODED_PAGES)("%s draws its first view with no error, no DuckDB-wasm and no parquet-wasm", async (path) => {
     const {page, requested, problems} = await openFirstView(path);
     try {
       await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: FIRST_VIEW_TIMEOUT_MS});
       expect(await cellErrors(page)).toEqual([]);
       expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
-      expect(requested.filter((url) => /duckdb/i.test(url))).toEqual([]);
+      // Summaries come as Arrow IPC packs decoded by flechette: neither wasm module is fetched.
+      expect(requested.filter((url) => /duckdb|parquet_wasm/i.test(url))).toEqual([]);
       expect(await page.locator("[data-first-view]").count()).toBeGreaterThanOrEqual(1);
     } finally {
       await page.context().close();
@@ -119,7 +121,7 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     try {
       const shown = await page.locator("[data-first-view] tbody tr").evaluateAll((trs) =>
         trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent?.trim() ?? "")));
-      const [benchmarks] = await sqlInPage(page, {overview: builtFile("_file/data", /^overview\.[0-9a-f]+\.parquet$/)},
+      const [benchmarks] = await sqlInPage(page, {overview: "/data/overview.parquet"},
         ["SELECT name, episodes FROM overview WHERE section = 'benchmark' ORDER BY section, benchmark, episodes DESC, name"]);
       // Inputs.table puts a cell before the columns (the row's checkbox when select is on); the name and count follow.
       const nameAndCount = shown.map((cells) => cells.slice(-6, -4));
@@ -136,7 +138,7 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       await page.getByTestId("sotopia-means").waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
       const shown = await page.locator("[data-testid='sotopia-means'] td[data-testid^='mean-']").evaluateAll((tds) =>
         tds.filter((td) => td.getAttribute("data-value") !== null).map((td) => [td.getAttribute("data-testid"), Number(td.getAttribute("data-value"))] as const));
-      const [rows, models] = await sqlInPage(page, {sotopia_stats: builtFile("_file/data", /^sotopia-stats\.[0-9a-f]+\.parquet$/)},
+      const [rows, models] = await sqlInPage(page, {sotopia_stats: "/data/sotopia-stats.parquet"},
         ["SELECT * FROM sotopia_stats", "SELECT DISTINCT model FROM sotopia_stats ORDER BY model"]);
       const stats = rows as unknown as SotopiaStatRow[];
       const rater = defaultRater(stats)!;

@@ -19,7 +19,8 @@ import {lifelongData, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, wordsPerTurnRows} from "../../src/client/sotopia.js";
 import {stssData} from "../../src/client/stss.js";
-import {compareText, decodeParquetRows, distinctSorted, orderBy, type Row} from "../../src/client/tables.js";
+import {decodeParquetRows} from "../../src/client/parquet.js";
+import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
 import {hsiiByModel} from "../../src/lib/hsii.js";
 import {curves} from "../../src/lib/lifelong.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
@@ -48,10 +49,20 @@ const LOADERS = {
 } as const;
 type TableName = keyof typeof LOADERS;
 
-/** Runs one loader as Framework does and returns its Parquet output. */
+/** The first-view pack each page reads (src/data/<pack>-first-view.bin.ts) and the tables in it, in order. */
+const PACKS: Record<string, readonly TableName[]> = {
+  overview: ["overview"],
+  sotopia: ["sotopia_stats", "sotopia_tasks", "words_per_turn", "overview"],
+  lifelong: ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures", "overview"],
+  hsii: ["hsii_cases", "hsii_cot", "overview"],
+  stss: ["stss_conversations", "stss_runs", "stss_tasks", "overview"],
+  informativebench: ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "overview"],
+};
+
+/** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
 function runLoader(name: string, storePath: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join("src", "data", `${name}.parquet.ts`)], {
+    const child = spawn(process.execPath, ["--import", "tsx", join("src", "data", name.includes(".") ? `${name}.ts` : `${name}.parquet.ts`)], {
       cwd: REPO, env: {...process.env, SOCIOMETER_DB: storePath}, stdio: ["ignore", "pipe", "pipe"],
     });
     const out: Buffer[] = [];
@@ -71,6 +82,8 @@ function plainSql(value: unknown): unknown {
 }
 
 let decoded: Record<TableName, Row[]>;
+/** Each page's first-view pack, as its loader wrote it. */
+const packs = new Map<string, Buffer>();
 let instance: DuckDBInstance;
 let sql: DuckDBConnection;
 /** The SQL path: a query over the same Parquet files in DuckDB, rows as plain objects. */
@@ -104,7 +117,11 @@ beforeAll(async () => {
       await sql.run(`CREATE TABLE ${name} AS SELECT * FROM read_parquet('${file.replaceAll("'", "''")}')`);
     }));
   }
-}, 240_000);
+  const packNames = Object.keys(PACKS);
+  for (let i = 0; i < packNames.length; i += 2) {
+    await Promise.all(packNames.slice(i, i + 2).map(async (pack) => packs.set(pack, await runLoader(`${pack}-first-view.bin`, storePath))));
+  }
+}, 360_000);
 
 afterAll(() => {
   sql?.closeSync();
@@ -124,6 +141,32 @@ describe("decoded tables", () => {
     for (const name of ["hsii_cot", "stss_runs", "ib_schedules", "overview", "words_per_turn"] as const) {
       expect(decoded[name], name).toEqual(await query(`SELECT * FROM ${name}`));
     }
+  });
+});
+
+describe("first-view packs", () => {
+  it("hold, for each page, exactly the rows its Parquet loaders give, decoded without parquet-wasm", async () => {
+    for (const [pack, names] of Object.entries(PACKS)) {
+      const tables = decodePack(new Uint8Array(packs.get(pack)!), pack);
+      expect(Object.keys(tables), pack).toEqual(names);
+      for (const name of names) expect(tables[name], `${pack}: ${name}`).toEqual(decoded[name]);
+    }
+  });
+
+  it("round-trip through encodePack, and a damaged pack is refused naming the file and what is wrong", () => {
+    const one = new Uint8Array([1, 2, 3]);
+    const packed = encodePack([{name: "a", ipc: one}]);
+    expect(new TextDecoder().decode(packed.subarray(0, 4))).toBe("SMPK");
+    // 8 bytes of prefix, the 24-byte list, the 3-byte stream padded to 8.
+    expect(JSON.stringify([{name: "a", bytes: 3}])).toHaveLength(24);
+    expect(packed.byteLength).toBe(8 + 24 + 8);
+    expect(Array.from(packed.subarray(32))).toEqual([1, 2, 3, 0, 0, 0, 0, 0]);
+    expect(() => decodePack(new Uint8Array([80, 65, 82, 49, 0, 0, 0, 0]), "data/x.bin")).toThrow("data/x.bin: not a first-view pack (no SMPK header); rebuild the site");
+    expect(() => decodePack(packed.subarray(0, packed.byteLength - 1), "data/x.bin")).toThrow("data/x.bin: not a first-view pack (table a runs past the end of the file); rebuild the site");
+    expect(() => decodePack(encodePack([]).subarray(0, 6), "y")).toThrow("y: not a first-view pack (6 bytes, shorter than its header); rebuild the site");
+    const trailing = new Uint8Array(encodePack([]).byteLength + 8);
+    trailing.set(encodePack([]));
+    expect(() => decodePack(trailing, "z")).toThrow("z: not a first-view pack (8 bytes after its last table); rebuild the site");
   });
 });
 

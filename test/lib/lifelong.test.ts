@@ -1,6 +1,7 @@
 import {describe, expect, it} from "vitest";
 import {roundingVerdict} from "../../src/lib/audit.js";
-import {confusion, curvePoint, curves, instancePenalisedBel, meanSd, penalisedBel, tQuantile, validation, type LifelongInstance} from "../../src/lib/lifelong.js";
+import {confusion, curvePoint, curves, instancePenalisedBel, meanSd, penalisedBel, validation, type LifelongInstance} from "../../src/lib/lifelong.js";
+import {tQuantile} from "../../src/lib/t-quantile.js";
 import {moments} from "../../src/lib/stats.js";
 
 describe("penalisedBel (Eq. 1)", () => {
@@ -19,9 +20,10 @@ describe("curvePoint", () => {
     const m = moments([6, 8, 10]);
     expect(curvePoint(m, "sd")).toEqual({n: 3, mean: 8, low: 6, high: 10});
     expect(curvePoint(m, "sd", "population").high).toBeCloseTo(8 + Math.sqrt(8 / 3), 12);
-    const ci = curvePoint(m, "ci95");
+    const ci = curvePoint(m, "ci95", "sample", tQuantile);
     expect(ci.high - 8).toBeCloseTo((4.302652729749462 * 2) / Math.sqrt(3), 9);
-    expect(curvePoint(moments([7]), "ci95").low).toBeNaN();
+    expect(curvePoint(moments([7]), "ci95", "sample", tQuantile).low).toBeNaN();
+    expect(() => curvePoint(m, "ci95")).toThrow("a 95% confidence band needs tQuantile (src/lib/t-quantile.ts)");
   });
 
   it("finds t quantiles like SciPy's t.ppf", () => {

@@ -1,6 +1,7 @@
 import {describe, expect, it} from "vitest";
 import {SOTOPIA_DIMENSIONS, scoreProblem, sotopiaDimension} from "../../src/lib/dimensions.js";
-import {bestModels, compareWithReference, defaultRater, hardSelectionNotes, modelAggregates, overallScore, pairwiseMatrix, sotopiaHard, taskLabel, wordsPerTurn, type SotopiaStatRow} from "../../src/lib/sotopia.js";
+import {bestModels, compareWithReference} from "../../src/lib/sotopia-significance.js";
+import {defaultRater, hardSelectionNotes, modelAggregates, overallScore, pairwiseMatrix, sotopiaHard, taskLabel, wordsPerTurn, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {moments} from "../../src/lib/stats.js";
 
 describe("overallScore (METRICS.md § SOTOPIA-EVAL)", () => {

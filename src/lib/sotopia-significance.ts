@@ -1,0 +1,44 @@
+// SOTOPIA's significance marks (Tables 2 and 3): Student's t-tests between
+// model aggregates or pair cells. Apart from sotopia.ts so that a page drawing
+// means needs no distribution functions (@stdlib, some 160 modules in the
+// browser) before its first chart.
+
+import {studentTTest, type TTest} from "./inference.js";
+import type {ModelAggregate, PairCell} from "./sotopia.js";
+
+export interface BestModel {
+  dimension: string;
+  best: string;
+  second: string | null;
+  test: TTest | null;
+  /** Student's t-test of best against second best gives p < 0.05 (SOTOPIA Tables 2, 3). */
+  significant: boolean;
+}
+
+/**
+ * The best model on each dimension and whether it beats the second best
+ * significantly. Higher is better on every SOTOPIA-EVAL dimension (SEC and SOC
+ * are penalties in [-10, 0]).
+ */
+export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05): BestModel[] {
+  const byDimension = new Map<string, ModelAggregate[]>();
+  for (const a of aggregates) byDimension.set(a.dimension, [...(byDimension.get(a.dimension) ?? []), a]);
+  return [...byDimension.entries()].map(([dimension, list]) => {
+    const ranked = list.filter((a) => a.n > 0).sort((a, b) => b.mean - a.mean);
+    const [best, second] = ranked;
+    const test = best && second ? studentTTest(best.moments, second.moments) : null;
+    return {dimension, best: best?.model ?? "", second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};
+  });
+}
+
+/** A pair cell against a reference cell by Student's t-test (SOTOPIA Table 3's marks). */
+export function compareWithReference(cells: readonly PairCell[], reference: {model: string; partner: string}, alpha = 0.05) {
+  const ref = cells.find((c) => c.model === reference.model && c.partner === reference.partner);
+  return cells.map((c) => {
+    const test = ref && c !== ref ? studentTTest(c.moments, ref.moments) : null;
+    return {...c, isReference: c === ref, test, significant: Boolean(test && test.p < alpha)};
+  });
+}
+
+/** A pair cell tested against the reference cell (compareWithReference). */
+export type ComparedCell = ReturnType<typeof compareWithReference>[number];
