@@ -19,7 +19,8 @@
 import {tableFromIPC} from "apache-arrow";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
-import {AgreementEngine, columnsFromCodes, type AgreementColumns, type CodedScores, type ViewOptions} from "./agreement-engine.js";
+import {columnsFromCodes, type AgreementColumns, type CodedScores} from "./agreement-columns.js";
+import {AgreementEngine, type ViewOptions} from "./agreement-engine.js";
 
 export interface WorkerRequest {
   id: number;

@@ -8,7 +8,8 @@
 import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
-import type {AgreementColumns, AgreementView, ViewOptions} from "./agreement-engine.js";
+import type {AgreementColumns} from "./agreement-columns.js";
+import type {AgreementView, ViewOptions} from "./agreement-engine.js";
 import type {LoadParams, WorkerReply} from "./agreement-worker.js";
 
 export interface AgreementRater {
