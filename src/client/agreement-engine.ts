@@ -45,9 +45,17 @@ export class AgreementEngine {
   private readonly raterIndex: Map<string, number>;
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
+  /** Per row: its instance. */
+  private readonly rowInstance: Int32Array;
+  /** Rows by rater, ascending within one: rater r's rows are raterRows[raterStart[r] … raterStart[r + 1]). */
+  private readonly raterStart: Int32Array;
+  private readonly raterRows: Int32Array;
+  /** Every annotator's scores, the base of each leave-one-out. */
+  private allHumans?: HumanScores;
   private readonly humanScores = new Map<number, HumanScores>();
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
+  private readonly views = new Map<string, AgreementView>();
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
@@ -57,6 +65,25 @@ export class AgreementEngine {
     this.raterIndex = new Map(columns.raters.map((r, i) => [r, i]));
     this.annotator = new Uint8Array(columns.raters.length);
     for (let r = 0; r < columns.rater.length; r++) if (columns.human[r] === 1) this.annotator[columns.rater[r]!] = 1;
+    // Indexed by rater once, so a new rater costs its own rows, not every row.
+    const rows = columns.rater.length;
+    this.rowInstance = new Int32Array(rows);
+    for (let i = 0; i + 1 < columns.rowStart.length; i++) this.rowInstance.fill(i, columns.rowStart[i]!, columns.rowStart[i + 1]!);
+    this.raterStart = new Int32Array(columns.raters.length + 1);
+    for (let r = 0; r < rows; r++) this.raterStart[columns.rater[r]! + 1]++;
+    for (let x = 0; x < columns.raters.length; x++) this.raterStart[x + 1] += this.raterStart[x]!;
+    this.raterRows = new Int32Array(rows);
+    const fill = this.raterStart.slice(0, columns.raters.length);
+    for (let r = 0; r < rows; r++) this.raterRows[fill[columns.rater[r]!]++] = r;
+  }
+
+  /** The instances a rater scored, ascending, one entry per row (an instance it scored twice comes twice). */
+  private instancesOf(code: number): Int32Array {
+    const from = this.raterStart[code]!;
+    const to = this.raterStart[code + 1]!;
+    const out = new Int32Array(to - from);
+    for (let x = from; x < to; x++) out[x - from] = this.rowInstance[this.raterRows[x]!]!;
+    return out;
   }
 
   /** A rater's index; NO_RATER for the humans; −2 for a name these rows never saw (it pairs nothing, as in the library). */
@@ -66,7 +93,9 @@ export class AgreementEngine {
 
   /** The annotators' scores with `excluded` left out (NO_RATER: none), kept for the next calls. */
   private humans(excluded: number): HumanScores {
-    return keep(this.humanScores, excluded, 2, () => new HumanScores(this.columns, excluded));
+    const all = (this.allHumans ??= HumanScores.all(this.columns));
+    if (excluded === NO_RATER) return all;
+    return keep(this.humanScores, excluded, 2, () => all.without(excluded, this.instancesOf(excluded)));
   }
 
   /** A rater's first score of each instance (as list.find gives it), NaN where it has none. */
@@ -74,15 +103,20 @@ export class AgreementEngine {
     return keep(this.raterScores, code, 6, () => {
       const c = this.columns;
       const values = new Float64Array(c.rowStart.length - 1).fill(NaN);
-      for (let i = 0; i < values.length; i++) {
-        for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
-          if (c.rater[r] === code) {
-            values[i] = c.value[r]!;
-            break;
-          }
-        }
+      if (code < 0) return sideOf(values, new Int32Array(0));
+      const from = this.raterStart[code]!;
+      const to = this.raterStart[code + 1]!;
+      const present = new Int32Array(to - from);
+      let n = 0;
+      // Rows ascend within an instance, so the first row met is the first score, as list.find gives it.
+      for (let x = from; x < to; x++) {
+        const r = this.raterRows[x]!;
+        const i = this.rowInstance[r]!;
+        if (values[i] === values[i]) continue;
+        values[i] = c.value[r]!;
+        present[n++] = i;
       }
-      return sideOf(values);
+      return sideOf(values, present.subarray(0, n));
     });
   }
 
@@ -98,29 +132,63 @@ export class AgreementEngine {
   }
 
   /**
-   * Computes ahead, while the reader reads, one part a next change of these
-   * options would need (kappa for another k, the other basis), so that change
-   * is a lookup. Returns false when nothing is left; each call takes about
-   * one change's time, so the worker answers a new request between calls.
+   * The options a reader is likely to pick next from these, most likely
+   * first: the other basis, every other k (nearest first), every other rater B,
+   * every other rater A (LLM raters first, then by their number of scores, as
+   * the menus list them), then every k on the other basis. A = B is left out:
+   * the page shows no numbers for it.
    */
-  prefetch({a, b, bins, basis}: ViewOptions): boolean {
-    const p = this.pairing(a, b);
+  neighbours({a, b, bins, basis}: ViewOptions): ViewOptions[] {
     const other: SpreadBasis = basis === "dimension" ? "annotators" : "dimension";
-    if (!p.hasWithin(other)) {
-      p.table(bins, other);
-      return true;
-    }
-    for (let k = 2; k <= 11; k++) {
-      if (k === bins || p.hasKappa(k)) continue;
-      p.kappa(k);
-      return true;
-    }
-    return false;
+    const ks: number[] = [];
+    for (let step = 1; step <= 9; step++) for (const k of [bins - step, bins + step]) if (k >= 2 && k <= 11) ks.push(k);
+    const named = this.likelyRaters().map((rater): RaterChoice => ({rater}));
+    const same = (x: RaterChoice, y: RaterChoice) => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
+    const out: ViewOptions[] = [{a, b, bins, basis: other}];
+    for (const k of ks) out.push({a, b, bins: k, basis});
+    if (!same(HUMANS, b) && !same(HUMANS, a)) out.push({a, b: HUMANS, bins, basis});
+    for (const choice of named) if (!same(choice, b) && !same(choice, a)) out.push({a, b: choice, bins, basis});
+    for (const choice of named) if (!same(choice, a) && !same(choice, b)) out.push({a: choice, b, bins, basis});
+    for (const k of ks) out.push({a, b, bins: k, basis: other});
+    return out;
   }
 
-  /** Everything the page shows for one choice of options. */
-  view({a, b, bins, basis}: ViewOptions): AgreementView {
-    const p = this.pairing(a, b);
+  /** Rater names as the page's menus order them: LLM raters first, then by their number of scores, then by name. */
+  private likelyRaters(): string[] {
+    const c = this.columns;
+    return c.raters.map((name, code) => ({name, code, rows: this.raterStart[code + 1]! - this.raterStart[code]!}))
+      .sort((x, y) => this.annotator[x.code]! - this.annotator[y.code]! || y.rows - x.rows || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))
+      .map((r) => r.name);
+  }
+
+  /** Whether the view for these options is computed and kept: the page gets it without waiting. */
+  ready(options: ViewOptions): boolean {
+    return this.views.has(viewKey(options));
+  }
+
+  /**
+   * Computes ahead, while the reader reads, the next of these options'
+   * neighbours (above) not yet kept, so that a change to it is a lookup.
+   * Returns the options it computed, null when all are kept; each call
+   * computes one view, so the worker answers a new request between calls.
+   */
+  prefetch(options: ViewOptions): ViewOptions | null {
+    for (const next of this.neighbours(options)) {
+      if (this.views.has(viewKey(next))) continue;
+      this.view(next);
+      return next;
+    }
+    return null;
+  }
+
+  /** Everything the page shows for one choice of options; kept, so a second ask is a lookup. */
+  view(options: ViewOptions): AgreementView {
+    // Room for every neighbour of two options at once: prefetching never evicts what it just computed.
+    const room = 4 * (this.columns.raters.length + 25);
+    return keep(this.views, viewKey(options), room, () => this.compute(options));
+  }
+
+  private compute({a, b, bins, basis}: ViewOptions): AgreementView {    const p = this.pairing(a, b);
     let table = p.table(bins, basis);
     const codeA = this.code(a);
     if (codeA >= 0 && this.annotator[codeA] === 1) {
@@ -137,6 +205,9 @@ export class AgreementEngine {
     return {table, instances: p.n, episodes: p.episodes, differences: p.differences(basis)};
   }
 }
+
+/** The key a view is kept under, here and in the page's copy of the worker's views. */
+export const viewKey = ({a, b, bins, basis}: ViewOptions): string => JSON.stringify([a, b, bins, basis]);
 
 /** The value under `key`, made by `make` when missing; at most `size` kept, the least recently used dropped first. */
 function keep<K, V>(cache: Map<K, V>, key: K, size: number, make: () => V): V {

@@ -49,8 +49,13 @@ export class Pairing {
     const instances = judgeValues.length;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
+    // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
+    const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
     let n = 0;
-    for (let i = 0; i < instances; i++) if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+    for (let x = 0; x < candidates.length; x++) {
+      const i = candidates[x]!;
+      if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+    }
     this.n = n;
     this.instance = new Int32Array(n);
     this.judge = new Float64Array(n);
@@ -60,7 +65,8 @@ export class Pairing {
     this.cellOf = new Int32Array(n);
     const seen = new Uint8Array(instances);
     let episodes = 0;
-    for (let i = 0, k = 0; i < instances; i++) {
+    for (let x = 0, k = 0; x < candidates.length; x++) {
+      const i = candidates[x]!;
       const j = judgeValues[i]!;
       const o = otherValues[i]!;
       // NaN: no score from that side.

@@ -39,6 +39,15 @@ export class NumberIds {
     for (const v of saved) this.id(v);
   }
 
+  /** A copy that numbers further values on its own, keeping the ids given so far. */
+  clone(): NumberIds {
+    const copy = new NumberIds();
+    copy.keys = this.keys.slice();
+    copy.ids = this.ids.slice();
+    for (const v of this.values) copy.values.push(v);
+    return copy;
+  }
+
   /** Position of each id's value in ascending order. */
   order(): Int32Array {
     const sorted = this.values.map((v, id) => id).sort((x, y) => this.values[x]! - this.values[y]!);
@@ -48,18 +57,27 @@ export class NumberIds {
   }
 }
 
-/** One side of a pairing: a score per instance (NaN where none), its id among the side's distinct scores, and each id's place in ascending order. */
+/**
+ * One side of a pairing: a score per instance (NaN where none), the instances
+ * that have one (ascending), each score's id among the side's distinct
+ * scores, and each id's place in ascending order.
+ */
 export interface Side {
   values: Float64Array;
+  present: Int32Array;
   ids: Int32Array;
   order: Int32Array;
 }
 
-export function sideOf(values: Float64Array): Side {
+/** The side of `values`, whose scored instances are `present` (ascending): the work is proportional to them, not to all instances. */
+export function sideOf(values: Float64Array, present: Int32Array): Side {
   const distinct = new NumberIds();
   const ids = new Int32Array(values.length);
-  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) ids[i] = distinct.id(values[i]!);
-  return {values, ids, order: distinct.order()};
+  for (let j = 0; j < present.length; j++) {
+    const i = present[j]!;
+    ids[i] = distinct.id(values[i]!);
+  }
+  return {values, present, ids, order: distinct.order()};
 }
 
 /**

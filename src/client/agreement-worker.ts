@@ -7,9 +7,12 @@
 //   worker → page  {id, type: "progress", done, total, what}   any number, optional
 //                  {id, type: "result", value}       once, ends the job
 //                  {id, type: "error", message}      once, ends the job
+//                  {type: "ahead", key, value}       a view computed ahead (no request)
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetch), one step at a time. `load` comes first (the
+// (AgreementEngine.prefetch), one view at a time, and posts each as "ahead"
+// (under viewKey of its options), so the page holds it before it is asked
+// for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the
 // page sends it when it starts the worker); every other job waits for it and
 // gets its failure as its own error. The jobs are the entries of JOBS: to host
 // another computation (a Reliability section, say), add an entry whose
@@ -20,7 +23,7 @@ import {tableFromIPC} from "apache-arrow";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {columnsFromCodes, type AgreementColumns, type CodedScores} from "./agreement-columns.js";
-import {AgreementEngine, type ViewOptions} from "./agreement-engine.js";
+import {AgreementEngine, viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
 
 export interface WorkerRequest {
   id: number;
@@ -31,7 +34,8 @@ export interface WorkerRequest {
 export type WorkerReply =
   | {id: number; type: "progress"; done: number; total: number; what: string}
   | {id: number; type: "result"; value: unknown}
-  | {id: number; type: "error"; message: string};
+  | {id: number; type: "error"; message: string}
+  | {type: "ahead"; key: string; value: AgreementView};
 
 export interface JobContext {
   progress(done: number, total: number, what: string): void;
@@ -117,7 +121,11 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     if (waiting > 0 || ahead === null || loading === null) return;
     const {engine} = await loading;
     // A request that came in meanwhile goes first; the next step waits for the next idle moment.
-    if (waiting === 0 && ahead !== null && engine.prefetch(ahead)) setTimeout(computeAhead, 0);
+    if (waiting > 0 || ahead === null) return;
+    const next = engine.prefetch(ahead);
+    if (next === null) return;
+    scope.postMessage({type: "ahead", key: viewKey(next), value: engine.view(next)});
+    setTimeout(computeAhead, 0);
   };
   scope.onmessage = ({data: {id, job, params}}) => {
     waiting++;

@@ -9,7 +9,7 @@ import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedIn
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
 import type {AgreementColumns} from "./agreement-columns.js";
-import type {AgreementView, ViewOptions} from "./agreement-engine.js";
+import {viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
 import type {LoadParams, WorkerReply} from "./agreement-worker.js";
 
 export interface AgreementRater {
@@ -112,12 +112,17 @@ export interface Progress {
 export interface AgreementWorker {
   /** Runs a named job; resolves with its result, rejects with its error. Progress goes to the listeners. */
   run<T>(job: string, params?: unknown): Promise<T>;
-  /** The agreement view for these options, computed over every instance row. */
+  /** The agreement view for these options, computed over every instance row: at once when the worker computed it ahead. */
   view(options: ViewOptions): Promise<AgreementView>;
+  /** Whether view(options) answers at once (the worker computed it ahead, or it was asked before). */
+  ready(options: ViewOptions): boolean;
   /** Called with each progress message (and null when a job ends). */
   onProgress(listener: (p: Progress | null) => void): () => void;
   terminate(): void;
 }
+
+/** Views the page keeps (each some tens of kilobytes): every neighbour of three sets of options. */
+const KEPT_VIEWS = 400;
 
 /**
  * Starts the worker and has it load the instance rows at once, so that by the
@@ -131,8 +136,16 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   const tell = (p: Progress | null) => {
     for (const l of listeners) l(p);
   };
+  // The views the worker computed ahead or was asked for, most recent last: a change to one of them is a lookup here.
+  const views = new Map<string, AgreementView>();
+  const keepView = (key: string, value: AgreementView) => {
+    views.delete(key);
+    views.set(key, value);
+    if (views.size > KEPT_VIEWS) views.delete(views.keys().next().value!);
+  };
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
+    if (reply.type === "ahead") return keepView(reply.key, reply.value);
     const call = pending.get(reply.id);
     if (!call) return;
     if (reply.type === "progress") return tell({job: call.job, done: reply.done, total: reply.total, what: reply.what});
@@ -158,7 +171,16 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   });
   return {
     run,
-    view: (options) => run<AgreementView>("view", options),
+    view(options) {
+      const key = viewKey(options);
+      const known = views.get(key);
+      if (known) return Promise.resolve(known);
+      return run<AgreementView>("view", options).then((value) => {
+        keepView(key, value);
+        return value;
+      });
+    },
+    ready: (options) => views.has(viewKey(options)),
     onProgress(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
