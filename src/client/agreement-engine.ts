@@ -56,6 +56,7 @@ export class AgreementEngine {
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
   private readonly views = new Map<string, AgreementView>();
+  private amongAnnotators?: Pairing;
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
@@ -133,10 +134,10 @@ export class AgreementEngine {
 
   /**
    * The options a reader is likely to pick next from these, most likely
-   * first: the other basis, every other k (nearest first), every other rater B,
-   * every other rater A (LLM raters first, then by their number of scores, as
-   * the menus list them), then every k on the other basis. A = B is left out:
-   * the page shows no numbers for it.
+   * first: the other basis, every other k (nearest first) on this basis and
+   * then on the other, every other rater B, every other rater A (LLM raters
+   * first, then by their number of scores, as the menus list them). A = B is
+   * left out: the page shows no numbers for it.
    */
   neighbours({a, b, bins, basis}: ViewOptions): ViewOptions[] {
     const other: SpreadBasis = basis === "dimension" ? "annotators" : "dimension";
@@ -146,10 +147,11 @@ export class AgreementEngine {
     const same = (x: RaterChoice, y: RaterChoice) => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
     const out: ViewOptions[] = [{a, b, bins, basis: other}];
     for (const k of ks) out.push({a, b, bins: k, basis});
+    // Two steps away, but nearly free while these raters' pairing is at hand (kappa per k is kept on it).
+    for (const k of ks) out.push({a, b, bins: k, basis: other});
     if (!same(HUMANS, b) && !same(HUMANS, a)) out.push({a, b: HUMANS, bins, basis});
     for (const choice of named) if (!same(choice, b) && !same(choice, a)) out.push({a, b: choice, bins, basis});
     for (const choice of named) if (!same(choice, a) && !same(choice, b)) out.push({a: choice, b, bins, basis});
-    for (const k of ks) out.push({a, b, bins: k, basis: other});
     return out;
   }
 
@@ -193,7 +195,8 @@ export class AgreementEngine {
     const codeA = this.code(a);
     if (codeA >= 0 && this.annotator[codeA] === 1) {
       // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored.
-      const among = this.pairing(HUMANS, HUMANS);
+      // Kept apart from the recent pairings: every annotator as A needs it, and the worker goes through them all ahead.
+      const among = (this.amongAnnotators ??= this.pairing(HUMANS, HUMANS));
       const kappa = among.kappa(bins).humans;
       const L = this.dimensionKeys.length;
       table = table.map((row) => {

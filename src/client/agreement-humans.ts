@@ -4,7 +4,7 @@
 
 import {binIndex} from "../lib/agreement.js";
 import type {AgreementColumns} from "./agreement-columns.js";
-import {NumberIds, sideOf, type Side} from "./agreement-ranks.js";
+import {NumberIds, sideFrom, sideOf, type Side} from "./agreement-ranks.js";
 
 /**
  * The human annotators' scores of every instance, one annotator left out (A,
@@ -41,7 +41,13 @@ export class HumanScores {
       this.ranges = base.ranges.slice();
       this.valueIds = base.valueIds.clone();
       this.rangeIds = base.rangeIds.clone();
-      for (let j = 0; j < redo.length; j++) this.score(redo[j]!);
+      let emptied = false;
+      for (let j = 0; j < redo.length; j++) if (this.score(redo[j]!) === 0) emptied = true;
+      // Only an instance the left-out annotator scored alone drops out of the present ones.
+      if (!emptied) {
+        this.present = base.present;
+        return;
+      }
       let n = 0;
       for (let j = 0; j < base.present.length; j++) if (this.count[base.present[j]!]! > 0) n++;
       this.present = new Int32Array(n);
@@ -99,7 +105,8 @@ export class HumanScores {
 
   /** The mean as a side of a pairing (B or A = the humans). */
   side(): Side {
-    return (this.meanSide ??= sideOf(this.mean, this.present));
+    if (this.meanSide) return this.meanSide;
+    return (this.meanSide = this.base && this.redo ? sideFrom(this.base.side(), this.mean, this.present, this.redo) : sideOf(this.mean, this.present));
   }
 
   /** sd() of each instance's scores (NaN under two). */

@@ -67,6 +67,8 @@ export interface Side {
   present: Int32Array;
   ids: Int32Array;
   order: Int32Array;
+  /** The numbering behind `ids`, for a side derived from this one (sideFrom). */
+  distinct: NumberIds;
 }
 
 /** The side of `values`, whose scored instances are `present` (ascending): the work is proportional to them, not to all instances. */
@@ -77,7 +79,23 @@ export function sideOf(values: Float64Array, present: Int32Array): Side {
     const i = present[j]!;
     ids[i] = distinct.id(values[i]!);
   }
-  return {values, present, ids, order: distinct.order()};
+  return {values, present, ids, order: distinct.order(), distinct};
+}
+
+/**
+ * The side of `values`, which equal `base`'s but at the instances `changed`:
+ * base's ids kept, the changed instances numbered on from base's numbering.
+ * A value no instance holds any more keeps its id, and averageRanks counts
+ * nothing for it, so the ranks are those sideOf would give.
+ */
+export function sideFrom(base: Side, values: Float64Array, present: Int32Array, changed: Int32Array): Side {
+  const distinct = base.distinct.clone();
+  const ids = base.ids.slice();
+  for (let j = 0; j < changed.length; j++) {
+    const i = changed[j]!;
+    if (values[i] === values[i]) ids[i] = distinct.id(values[i]!);
+  }
+  return {values, present, ids, order: distinct.order(), distinct};
 }
 
 /**

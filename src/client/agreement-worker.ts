@@ -7,7 +7,8 @@
 //   worker → page  {id, type: "progress", done, total, what}   any number, optional
 //                  {id, type: "result", value}       once, ends the job
 //                  {id, type: "error", message}      once, ends the job
-//                  {type: "ahead", key, value}       a view computed ahead (no request)
+//                  {type: "ahead", key, value, done, total}   a view computed ahead (no request),
+//                                                    and how many of the current options' neighbours are ready
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
 // (AgreementEngine.prefetch), one view at a time, and posts each as "ahead"
@@ -35,7 +36,7 @@ export type WorkerReply =
   | {id: number; type: "progress"; done: number; total: number; what: string}
   | {id: number; type: "result"; value: unknown}
   | {id: number; type: "error"; message: string}
-  | {type: "ahead"; key: string; value: AgreementView};
+  | {type: "ahead"; key: string; value: AgreementView | null; done: number; total: number};
 
 export interface JobContext {
   progress(done: number, total: number, what: string): void;
@@ -110,6 +111,8 @@ async function load({url, raters, dimensions, rows, warm}: LoadParams, context: 
 export const JOBS: Record<string, Job> = {
   load: load as Job,
   view: (async (options: ViewOptions, context: JobContext) => (await context.loaded()).engine.view(options)) as Job,
+  // The page answered a change from the views it holds: the worker only learns whose neighbours to compute next.
+  focus: (() => null) as Job,
 };
 
 /** Runs requests one after another, answering each by its id; computes ahead when idle. */
@@ -122,10 +125,13 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     const {engine} = await loading;
     // A request that came in meanwhile goes first; the next step waits for the next idle moment.
     if (waiting > 0 || ahead === null) return;
-    const next = engine.prefetch(ahead);
-    if (next === null) return;
-    scope.postMessage({type: "ahead", key: viewKey(next), value: engine.view(next)});
-    setTimeout(computeAhead, 0);
+    const options = ahead;
+    const next = engine.prefetch(options);
+    const neighbours = engine.neighbours(options);
+    let done = 0;
+    for (const n of neighbours) if (engine.ready(n)) done++;
+    scope.postMessage({type: "ahead", key: next === null ? "" : viewKey(next), value: next === null ? null : engine.view(next), done, total: neighbours.length});
+    if (next !== null) setTimeout(computeAhead, 0);
   };
   scope.onmessage = ({data: {id, job, params}}) => {
     waiting++;
@@ -138,7 +144,7 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
         const run = JOBS[job];
         if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(JOBS).join(", ")}`);
         const value = await run(params as never, context);
-        if (job === "view") ahead = params as ViewOptions;
+        if (job === "view" || job === "focus") ahead = params as ViewOptions;
         if (job === "load") ahead = (params as LoadParams).warm ?? null;
         scope.postMessage({id, type: "result", value});
       } catch (e) {

@@ -108,6 +108,16 @@ export interface Progress {
   what: string;
 }
 
+/** How many of the options next to the current ones the worker has computed ahead. */
+export interface Ahead {
+  done: number;
+  total: number;
+}
+
+/** The status line's words for it: said until every neighbour is ready, then nothing. */
+export const aheadText = ({done, total}: Ahead): string =>
+  done >= total ? "" : `Computing the choices next to these ahead, so that changing one is a lookup: ${done} of ${total} ready.`;
+
 /** The page's side of the agreement worker (see the protocol in agreement-worker.ts). */
 export interface AgreementWorker {
   /** Runs a named job; resolves with its result, rejects with its error. Progress goes to the listeners. */
@@ -116,8 +126,12 @@ export interface AgreementWorker {
   view(options: ViewOptions): Promise<AgreementView>;
   /** Whether view(options) answers at once (the worker computed it ahead, or it was asked before). */
   ready(options: ViewOptions): boolean;
+  /** Says the page shows these options (from its summary), so the worker computes their neighbours next. */
+  focus(options: ViewOptions): void;
   /** Called with each progress message (and null when a job ends). */
   onProgress(listener: (p: Progress | null) => void): () => void;
+  /** Called each time the worker has computed ahead one more of the current options' neighbours. */
+  onAhead(listener: (a: Ahead) => void): () => void;
   terminate(): void;
 }
 
@@ -132,6 +146,7 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   const worker = new Worker(import.meta.resolve("./agreement-worker.js"), {type: "module"});
   const pending = new Map<number, {resolve: (v: unknown) => void; reject: (e: Error) => void; job: string}>();
   const listeners = new Set<(p: Progress | null) => void>();
+  const aheadListeners = new Set<(a: Ahead) => void>();
   let next = 0;
   const tell = (p: Progress | null) => {
     for (const l of listeners) l(p);
@@ -145,7 +160,11 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   };
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
-    if (reply.type === "ahead") return keepView(reply.key, reply.value);
+    if (reply.type === "ahead") {
+      if (reply.value !== null) keepView(reply.key, reply.value);
+      for (const l of aheadListeners) l({done: reply.done, total: reply.total});
+      return;
+    }
     const call = pending.get(reply.id);
     if (!call) return;
     if (reply.type === "progress") return tell({job: call.job, done: reply.done, total: reply.total, what: reply.what});
@@ -164,6 +183,8 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
       pending.set(id, {resolve: resolve as (v: unknown) => void, reject, job});
       worker.postMessage({id, job, params});
     });
+  // Tells the worker the page's options when the page answered them itself, so it computes their neighbours next.
+  const focus = (options: ViewOptions) => void run("focus", options).catch(() => {});
   const url = new URL(rowsUrl, document.baseURI).href;
   const load: LoadParams = {url, raters: summary.raters.map((r) => r.rater), dimensions: summary.dimensions, rows: summary.rows, warm: summary.start ?? undefined};
   void run("load", load).catch(() => {
@@ -174,16 +195,25 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
     view(options) {
       const key = viewKey(options);
       const known = views.get(key);
-      if (known) return Promise.resolve(known);
+      if (known) {
+        keepView(key, known);
+        focus(options);
+        return Promise.resolve(known);
+      }
       return run<AgreementView>("view", options).then((value) => {
         keepView(key, value);
         return value;
       });
     },
     ready: (options) => views.has(viewKey(options)),
+    focus,
     onProgress(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onAhead(listener) {
+      aheadListeners.add(listener);
+      return () => aheadListeners.delete(listener);
     },
     terminate: () => worker.terminate(),
   };

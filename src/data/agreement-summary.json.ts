@@ -19,11 +19,13 @@ import {withStore} from "./store.js";
 const CODED: (keyof CodedScores)[] = ["instance", "episode", "dimension_code", "played_human", "rater_code", "human", "value"];
 
 const summary = await withStore(async ({conn}): Promise<AgreementSummary> => {
-  const reader = await conn.runAndReadAll(`SELECT ${CODED.join(", ")} FROM (${AGREEMENT_COLUMNS_SQL})`);
+  // Once: the codes and the names they stand for come from the same rows (a temporary table, as the store is open read-only).
+  await conn.run(`CREATE TEMP TABLE agreement_columns AS ${AGREEMENT_COLUMNS_SQL}`);
+  const reader = await conn.runAndReadAll(`SELECT ${CODED.join(", ")} FROM agreement_columns`);
   const columnsByName = reader.getColumnsObject() as unknown as Record<keyof CodedScores, number[]>;
   const coded = Object.fromEntries(CODED.map((name) => [name, columnsByName[name] ?? []])) as unknown as CodedScores;
   const names = await rows<{what: string; code: number; name: string; rater_kind: string | null; n: number; lo: number | null; hi: number | null}>(conn, await redactedQuery(conn, `
-    WITH c AS MATERIALIZED (${AGREEMENT_COLUMNS_SQL})
+    WITH c AS (SELECT * FROM agreement_columns)
     SELECT 'rater' AS what, rater_code AS code, any_value(rater) AS name, any_value(rater_kind) AS rater_kind, count(*)::INTEGER AS n, NULL::DOUBLE AS lo, NULL::DOUBLE AS hi
     FROM c GROUP BY rater_code
     UNION ALL
