@@ -374,19 +374,21 @@ const PAGE_CHANGES: PageChange[] = [
   {name: "histogram dimension → GOAL", input: {select: "Dimension", option: "Goal"}, back: {select: "Dimension", option: "All dimensions"}},
 ];
 
+// The two scripts that run in the page are text: tsx would wrap functions written here in a
+// helper (__name) that the page does not have.
+
 /**
  * Times of the page's DOM changes, but for those of the status line (which
  * counts the worker's progress) and of the Reliability section (whose point
  * estimates arrive on their own schedule), and of the first view's mark.
  */
-function installWatch(): void {
-  const w = window as unknown as {__agree: {last: number; firstView?: number}};
+const WATCH = `(() => {
+  const w = window;
   w.__agree = {last: 0};
   const aside = "[data-testid=agreement-progress], [data-testid^=reliability], [data-testid=trust-by-reliability], [data-testid=bland-altman-note]";
-  const inAside = (node: Node): boolean => (node instanceof Element ? node : node.parentElement)?.closest(aside) != null;
+  const inAside = (node) => (node instanceof Element ? node : node.parentElement)?.closest(aside) != null;
   // A cell's new or old output: aside when it is (or holds) one of those, or the bootstrap's button.
-  const isAside = (node: Node): boolean =>
-    inAside(node) || (node instanceof Element && (node.querySelector(aside) !== null || /^Compute intervals/.test(node.querySelector("button")?.textContent ?? "")));
+  const isAside = (node) => inAside(node) || (node instanceof Element && (node.querySelector(aside) !== null || /^Compute intervals/.test(node.querySelector("button")?.textContent ?? "")));
   new MutationObserver((records) => {
     const now = performance.now();
     if (w.__agree.firstView === undefined && document.querySelector("[data-first-view]")) w.__agree.firstView = now;
@@ -398,37 +400,37 @@ function installWatch(): void {
       return;
     }
   }).observe(document, {childList: true, subtree: true, characterData: true});
-}
+})();`;
 
 /** Sets an input as a reader would (value, then an input event) and returns the event's time on the page's clock. */
-function setInput(input: PageInput): number {
-  const form = Array.from(document.querySelectorAll("#observablehq-main form")).find((f) => {
-    const label = f.querySelector("label")?.textContent?.trim() ?? "";
-    const name = "select" in input ? input.select : "number" in input ? input.number : input.radio;
-    return label === name;
-  });
-  if (!form) throw new Error(`no input labelled ${JSON.stringify(input)}`);
-  let target: HTMLInputElement | HTMLSelectElement;
-  if ("select" in input) {
-    const select = form.querySelector("select")!;
-    const option = Array.from(select.options).find((o) => o.textContent!.startsWith(input.option));
-    if (!option) throw new Error(`no option ${input.option} in ${input.select}`);
-    select.value = option.value;
-    target = select;
-  } else if ("number" in input) {
-    target = form.querySelector("input[type=number]")!;
+const SET_INPUT = `(input) => {
+  const name = input.select ?? input.number ?? input.radio;
+  const form = Array.from(document.querySelectorAll("#observablehq-main form")).find((f) => (f.querySelector("label")?.textContent?.trim() ?? "") === name);
+  if (!form) throw new Error("no input labelled " + JSON.stringify(input));
+  let target;
+  if (input.select !== undefined) {
+    target = form.querySelector("select");
+    const option = Array.from(target.options).find((o) => o.textContent.startsWith(input.option));
+    if (!option) throw new Error("no option " + input.option + " in " + input.select);
+    target.value = option.value;
+  } else if (input.number !== undefined) {
+    target = form.querySelector("input[type=number]");
     target.value = String(input.value);
   } else {
-    target = form.querySelectorAll<HTMLInputElement>("input[type=radio]")[input.option]!;
+    target = form.querySelectorAll("input[type=radio]")[input.option];
     target.checked = true;
   }
   const at = performance.now();
   target.dispatchEvent(new Event("input", {bubbles: true}));
   return at;
-}
+}`;
+
+const setInput = (page: Page, input: PageInput): Promise<number> => page.evaluate(`(${SET_INPUT})(${JSON.stringify(input)})`) as Promise<number>;
 
 /** The time from `at` to the page's last DOM change before `quietMs` of no change (the status line aside). */
 async function untilQuiet(page: Page, at: number, quietMs: number): Promise<number> {
+  // Not ready, the page says "Computing…" at once and then nothing until the worker answers: wait for the answer first.
+  await page.waitForFunction(() => (document.querySelector("[data-testid=agreement-computing]")?.textContent ?? "") === "", undefined, {timeout: 10 * 60_000, polling: 20});
   for (;;) {
     await page.waitForTimeout(100);
     const {last, now} = await page.evaluate(() => ({last: (window as unknown as {__agree: {last: number}}).__agree.last, now: performance.now()}));
@@ -466,7 +468,7 @@ export async function measurePage(dist: string, repeat: number, log: (m: string)
   const open = async (): Promise<Page> => {
     const context = await browser.newContext({viewport: {width: 1440, height: 900}});
     const page = await context.newPage();
-    await page.addInitScript(installWatch);
+    await page.addInitScript({content: WATCH});
     await page.goto(`${server.origin}/agreement`);
     await page.waitForSelector("[data-first-view]", {timeout: 600_000});
     run.firstView.push(await page.evaluate(() => (window as unknown as {__agree: {firstView: number}}).__agree.firstView));
@@ -480,9 +482,9 @@ export async function measurePage(dist: string, repeat: number, log: (m: string)
       await waitForWorker(page, true);
       run.aheadMs.push(Date.now() - started);
       for (const change of PAGE_CHANGES) {
-        const at = await page.evaluate(setInput, change.input);
+        const at = await setInput(page, change.input);
         run.ready.get(change.name)!.push(await untilQuiet(page, at, 700));
-        await page.evaluate(setInput, change.back);
+        await setInput(page, change.back);
         await untilQuiet(page, at, 700);
         await waitForWorker(page, true);
       }
@@ -492,7 +494,7 @@ export async function measurePage(dist: string, repeat: number, log: (m: string)
       for (const change of PAGE_CHANGES) {
         const fresh = await open();
         await waitForWorker(fresh, false);
-        const at = await fresh.evaluate(setInput, change.input);
+        const at = await setInput(fresh, change.input);
         run.notReady.get(change.name)!.push(await untilQuiet(fresh, at, 700));
         log(`agreement-page (browser): not ready: ${change.name} ${run.notReady.get(change.name)!.at(-1)!.toFixed(0)} ms (${await aheadState(fresh)} ahead after it)`);
         await fresh.context().close();
