@@ -392,6 +392,10 @@ const WATCH = `(() => {
   new MutationObserver((records) => {
     const now = performance.now();
     if (w.__agree.firstView === undefined && document.querySelector("[data-first-view]")) w.__agree.firstView = now;
+    // When the page last said "Computing…", and when that line last went blank after it: the worker's answer drawn.
+    const computing = document.querySelector("[data-testid=agreement-computing]")?.textContent ?? "";
+    if (computing !== "") w.__agree.computing = now;
+    else if (w.__agree.computing !== undefined && (w.__agree.answered ?? 0) < w.__agree.computing) w.__agree.answered = now;
     for (const r of records) {
       if (inAside(r.target)) continue;
       const nodes = Array.from(r.addedNodes).concat(Array.from(r.removedNodes));
@@ -429,8 +433,9 @@ const setInput = (page: Page, input: PageInput): Promise<number> => page.evaluat
 
 /** The time from `at` to the page's last DOM change before `quietMs` of no change (the status line aside). */
 async function untilQuiet(page: Page, at: number, quietMs: number): Promise<number> {
-  // Not ready, the page says "Computing…" at once and then nothing until the worker answers: wait for the answer first.
-  await page.waitForFunction(() => (document.querySelector("[data-testid=agreement-computing]")?.textContent ?? "") === "", undefined, {timeout: 10 * 60_000, polling: 20});
+  // Not ready, the page says "Computing…" at once and then nothing until the worker answers: if it said so, wait for the answer first.
+  const said = await page.waitForFunction((t) => ((window as unknown as {__agree: {computing?: number}}).__agree.computing ?? 0) > t, at, {timeout: 1000, polling: 10}).then(() => true, () => false);
+  if (said) await page.waitForFunction((t) => ((window as unknown as {__agree: {answered?: number}}).__agree.answered ?? 0) > t, at, {timeout: 10 * 60_000, polling: 20});
   for (;;) {
     await page.waitForTimeout(100);
     const {last, now} = await page.evaluate(() => ({last: (window as unknown as {__agree: {last: number}}).__agree.last, now: performance.now()}));
