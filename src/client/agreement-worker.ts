@@ -7,9 +7,13 @@
 //   worker → page  {id, type: "progress", done, total, what}   any number, optional
 //                  {id, type: "result", value}       once, ends the job
 //                  {id, type: "error", message}      once, ends the job
+//                  {type: "ahead", key, value, done, total}   a view computed ahead (no request),
+//                                                    and how many of the current options' neighbours are ready
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetch), one step at a time. `load` comes first (the
+// (AgreementEngine.prefetch), one view at a time, and posts each as "ahead"
+// (under viewKey of its options), so the page holds it before it is asked
+// for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the
 // page sends it when it starts the worker); every other job waits for it and
 // gets its failure as its own error. The jobs are the entries of JOBS: to host
 // another computation (a Reliability section, say), add an entry whose
@@ -19,7 +23,8 @@
 import {tableFromIPC} from "apache-arrow";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
-import {AgreementEngine, columnsFromCodes, type AgreementColumns, type CodedScores, type ViewOptions} from "./agreement-engine.js";
+import {columnsFromCodes, type AgreementColumns, type CodedScores} from "./agreement-columns.js";
+import {AgreementEngine, viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
 
 export interface WorkerRequest {
   id: number;
@@ -30,7 +35,8 @@ export interface WorkerRequest {
 export type WorkerReply =
   | {id: number; type: "progress"; done: number; total: number; what: string}
   | {id: number; type: "result"; value: unknown}
-  | {id: number; type: "error"; message: string};
+  | {id: number; type: "error"; message: string}
+  | {type: "ahead"; key: string; value: AgreementView | null; done: number; total: number};
 
 export interface JobContext {
   progress(done: number, total: number, what: string): void;
@@ -105,6 +111,8 @@ async function load({url, raters, dimensions, rows, warm}: LoadParams, context: 
 export const JOBS: Record<string, Job> = {
   load: load as Job,
   view: (async (options: ViewOptions, context: JobContext) => (await context.loaded()).engine.view(options)) as Job,
+  // The page answered a change from the views it holds: the worker only learns whose neighbours to compute next.
+  focus: (() => null) as Job,
 };
 
 /** Runs requests one after another, answering each by its id; computes ahead when idle. */
@@ -116,7 +124,14 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     if (waiting > 0 || ahead === null || loading === null) return;
     const {engine} = await loading;
     // A request that came in meanwhile goes first; the next step waits for the next idle moment.
-    if (waiting === 0 && ahead !== null && engine.prefetch(ahead)) setTimeout(computeAhead, 0);
+    if (waiting > 0 || ahead === null) return;
+    const options = ahead;
+    const next = engine.prefetch(options);
+    const neighbours = engine.neighbours(options);
+    let done = 0;
+    for (const n of neighbours) if (engine.ready(n)) done++;
+    scope.postMessage({type: "ahead", key: next === null ? "" : viewKey(next), value: next === null ? null : engine.view(next), done, total: neighbours.length});
+    if (next !== null) setTimeout(computeAhead, 0);
   };
   scope.onmessage = ({data: {id, job, params}}) => {
     waiting++;
@@ -129,7 +144,7 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
         const run = JOBS[job];
         if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(JOBS).join(", ")}`);
         const value = await run(params as never, context);
-        if (job === "view") ahead = params as ViewOptions;
+        if (job === "view" || job === "focus") ahead = params as ViewOptions;
         if (job === "load") ahead = (params as LoadParams).warm ?? null;
         scope.postMessage({id, type: "result", value});
       } catch (e) {

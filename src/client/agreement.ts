@@ -8,7 +8,8 @@
 import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {sd} from "../lib/stats.js";
-import type {AgreementColumns, AgreementView, ViewOptions} from "./agreement-engine.js";
+import type {AgreementColumns} from "./agreement-columns.js";
+import {viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
 import type {LoadParams, WorkerReply} from "./agreement-worker.js";
 
 export interface AgreementRater {
@@ -107,16 +108,35 @@ export interface Progress {
   what: string;
 }
 
+/** How many of the options next to the current ones the worker has computed ahead. */
+export interface Ahead {
+  done: number;
+  total: number;
+}
+
+/** The status line's words for it: said until every neighbour is ready, then nothing. */
+export const aheadText = ({done, total}: Ahead): string =>
+  done >= total ? "" : `Computing the choices next to these ahead, so that changing one is a lookup: ${done} of ${total} ready.`;
+
 /** The page's side of the agreement worker (see the protocol in agreement-worker.ts). */
 export interface AgreementWorker {
   /** Runs a named job; resolves with its result, rejects with its error. Progress goes to the listeners. */
   run<T>(job: string, params?: unknown): Promise<T>;
-  /** The agreement view for these options, computed over every instance row. */
+  /** The agreement view for these options, computed over every instance row: at once when the worker computed it ahead. */
   view(options: ViewOptions): Promise<AgreementView>;
+  /** Whether view(options) answers at once (the worker computed it ahead, or it was asked before). */
+  ready(options: ViewOptions): boolean;
+  /** Says the page shows these options (from its summary), so the worker computes their neighbours next. */
+  focus(options: ViewOptions): void;
   /** Called with each progress message (and null when a job ends). */
   onProgress(listener: (p: Progress | null) => void): () => void;
+  /** Called each time the worker has computed ahead one more of the current options' neighbours. */
+  onAhead(listener: (a: Ahead) => void): () => void;
   terminate(): void;
 }
+
+/** Views the page keeps (each some tens of kilobytes): every neighbour of three sets of options. */
+const KEPT_VIEWS = 400;
 
 /**
  * Starts the worker and has it load the instance rows at once, so that by the
@@ -126,12 +146,25 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   const worker = new Worker(import.meta.resolve("./agreement-worker.js"), {type: "module"});
   const pending = new Map<number, {resolve: (v: unknown) => void; reject: (e: Error) => void; job: string}>();
   const listeners = new Set<(p: Progress | null) => void>();
+  const aheadListeners = new Set<(a: Ahead) => void>();
   let next = 0;
   const tell = (p: Progress | null) => {
     for (const l of listeners) l(p);
   };
+  // The views the worker computed ahead or was asked for, most recent last: a change to one of them is a lookup here.
+  const views = new Map<string, AgreementView>();
+  const keepView = (key: string, value: AgreementView) => {
+    views.delete(key);
+    views.set(key, value);
+    if (views.size > KEPT_VIEWS) views.delete(views.keys().next().value!);
+  };
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
+    if (reply.type === "ahead") {
+      if (reply.value !== null) keepView(reply.key, reply.value);
+      for (const l of aheadListeners) l({done: reply.done, total: reply.total});
+      return;
+    }
     const call = pending.get(reply.id);
     if (!call) return;
     if (reply.type === "progress") return tell({job: call.job, done: reply.done, total: reply.total, what: reply.what});
@@ -150,6 +183,8 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
       pending.set(id, {resolve: resolve as (v: unknown) => void, reject, job});
       worker.postMessage({id, job, params});
     });
+  // Tells the worker the page's options when the page answered them itself, so it computes their neighbours next.
+  const focus = (options: ViewOptions) => void run("focus", options).catch(() => {});
   const url = new URL(rowsUrl, document.baseURI).href;
   const load: LoadParams = {url, raters: summary.raters.map((r) => r.rater), dimensions: summary.dimensions, rows: summary.rows, warm: summary.start ?? undefined};
   void run("load", load).catch(() => {
@@ -157,10 +192,28 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
   });
   return {
     run,
-    view: (options) => run<AgreementView>("view", options),
+    view(options) {
+      const key = viewKey(options);
+      const known = views.get(key);
+      if (known) {
+        keepView(key, known);
+        focus(options);
+        return Promise.resolve(known);
+      }
+      return run<AgreementView>("view", options).then((value) => {
+        keepView(key, value);
+        return value;
+      });
+    },
+    ready: (options) => views.has(viewKey(options)),
+    focus,
     onProgress(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    onAhead(listener) {
+      aheadListeners.add(listener);
+      return () => aheadListeners.delete(listener);
     },
     terminate: () => worker.terminate(),
   };
@@ -296,4 +349,22 @@ export function trustSummary(table: readonly AgreementRow[], {a, b}: Pick<Agreem
     });
   }
   return lines;
+}
+
+/**
+ * A chart renderer that draws again only when the spec changed: a change of
+ * k leaves both charts' data as they were, and the page then keeps the drawn
+ * chart instead of spending the input event's time on Vega.
+ */
+export function redrawnOnChange<S, E>(render: (spec: S) => Promise<E>): (spec: S) => Promise<E> {
+  let key: string | null = null;
+  let drawn: Promise<E> | null = null;
+  return (spec) => {
+    const next = JSON.stringify(spec);
+    if (next !== key || drawn === null) {
+      key = next;
+      drawn = render(spec);
+    }
+    return drawn;
+  };
 }

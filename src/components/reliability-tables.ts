@@ -14,9 +14,10 @@ interface DimensionLine {
   name: string;
 }
 
-/** A statistic's cell: "0.71 [0.62, 0.77]", the estimate and bounds kept in data attributes. */
-function intervalCell(i: BootstrapInterval | null, testId: string): HTMLTableCellElement {
+/** A statistic's cell: "0.71 [0.62, 0.77]", the estimate and bounds kept in data attributes; the estimate alone before the bootstrap ran. */
+function statisticCell(i: BootstrapInterval | null, testId: string, intervals: boolean): HTMLTableCellElement {
   if (!i) return numCell("–", undefined, testId, "num muted");
+  if (!intervals) return numCell(fixed(i.estimate), i.estimate, testId);
   const td = numCell(Number.isNaN(i.lo) ? fixed(i.estimate) : `${fixed(i.estimate)} [${fixed(i.lo)}, ${fixed(i.hi)}]`, i.estimate, testId);
   td.dataset.lo = String(i.lo);
   td.dataset.hi = String(i.hi);
@@ -30,8 +31,11 @@ const pCell = (p: number, testId: string) => numCell(pValue(p), p, testId);
  * One table per dimension: a row per comparison (each rater A against B, then
  * the annotators among themselves), a column per statistic. Cells are
  * `data-testid="rel-<statistic>-<dimension>-<a>"` (a = "annotators" for the last row).
+ * With `intervals` false (a report of point estimates, before the bootstrap)
+ * the cells show the estimates alone.
  */
-export function reliabilityDimensionTable(report: ReliabilityReport, dimension: DimensionLine, verdicts: readonly ReliabilityVerdict[]): HTMLTableElement {
+export function reliabilityDimensionTable(report: ReliabilityReport, dimension: DimensionLine, verdicts: readonly ReliabilityVerdict[], {intervals = true}: {intervals?: boolean} = {}): HTMLTableElement {
+  const intervalCell = (i: BootstrapInterval | null, testId: string) => statisticCell(i, testId, intervals);
   const o = report.options;
   const table = el("table", undefined, "numeric reliability-table");
   table.setAttribute("data-testid", `reliability-${dimension.key}`);

@@ -10,7 +10,8 @@ import {BENCHMARK_COUNTS_SQL} from "../../loaders/queries/store-contents.js";
 import {rows} from "../../loaders/store/db.js";
 import {coverageText, type RaterCoverage} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
-import {AgreementEngine, columnsFromCodes, type CodedScores} from "../client/agreement-engine.js";
+import {columnsFromCodes, type CodedScores} from "../client/agreement-columns.js";
+import {AgreementEngine} from "../client/agreement-engine.js";
 import {defaultJudge, raterChoices, sameRater, START_BASIS, START_BINS, startingRaters, summaryJson, type AgreementSummary} from "../client/agreement.js";
 import {redactedQuery} from "./redaction.js";
 import {withStore} from "./store.js";
@@ -18,11 +19,13 @@ import {withStore} from "./store.js";
 const CODED: (keyof CodedScores)[] = ["instance", "episode", "dimension_code", "played_human", "rater_code", "human", "value"];
 
 const summary = await withStore(async ({conn}): Promise<AgreementSummary> => {
-  const reader = await conn.runAndReadAll(`SELECT ${CODED.join(", ")} FROM (${AGREEMENT_COLUMNS_SQL})`);
+  // Once: the codes and the names they stand for come from the same rows (a temporary table, as the store is open read-only).
+  await conn.run(`CREATE TEMP TABLE agreement_columns AS ${AGREEMENT_COLUMNS_SQL}`);
+  const reader = await conn.runAndReadAll(`SELECT ${CODED.join(", ")} FROM agreement_columns`);
   const columnsByName = reader.getColumnsObject() as unknown as Record<keyof CodedScores, number[]>;
   const coded = Object.fromEntries(CODED.map((name) => [name, columnsByName[name] ?? []])) as unknown as CodedScores;
   const names = await rows<{what: string; code: number; name: string; rater_kind: string | null; n: number; lo: number | null; hi: number | null}>(conn, await redactedQuery(conn, `
-    WITH c AS MATERIALIZED (${AGREEMENT_COLUMNS_SQL})
+    WITH c AS (SELECT * FROM agreement_columns)
     SELECT 'rater' AS what, rater_code AS code, any_value(rater) AS name, any_value(rater_kind) AS rater_kind, count(*)::INTEGER AS n, NULL::DOUBLE AS lo, NULL::DOUBLE AS hi
     FROM c GROUP BY rater_code
     UNION ALL

@@ -49,6 +49,21 @@ describeUnless(browserTestsOff(), "the reliability section of the agreement page
     if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
+  it("shows the CLI's point estimates at once and no interval, and starts no bootstrap until the button is pressed", async () => {
+    const page: Page = await browser.newPage({viewport: {width: 1440, height: 900}});
+    await page.goto(`${site.origin}/agreement`, {waitUntil: "load"});
+    await page.getByTestId("reliability-progress").filter({hasText: "Point estimates"}).waitFor({timeout: 300_000});
+    const button = page.getByRole("button", {name: /^Compute intervals \(about \d+ s\)$/});
+    await button.waitFor();
+    const cells = await readCells(page);
+    expect(cells.filter((c) => c.lo !== null)).toEqual([]);
+    expect(compareWithCli(cells, cli, {bounds: false})).toBe(7 * (Object.keys(JUDGE_CELLS).length + Object.keys(ANNOTATOR_CELLS).length));
+    expect(await page.getByTestId("reliability-options").textContent()).toContain("intervals: not computed yet");
+    // No verdict rests on a one-resample interval.
+    expect(await page.getByTestId("reliability-verdicts").count()).toBe(0);
+    await page.close();
+  }, 600_000);
+
   it("shows the CLI's numbers to 1e-9 with the same seed, after a progress note from the worker", async () => {
     const {cells, options} = await reliabilityCells(browser, site.origin);
     expect(options).toContain("95% percentile bootstrap over episodes, 1,000 resamples, seed 1");
@@ -64,20 +79,24 @@ interface PageCell {
   hi: string | null;
 }
 
-/** Opens the agreement page, waits for the worker's report, and reads every reliability cell's exact values. */
+/** Every reliability cell's exact values. */
+const readCells = (page: Page): Promise<PageCell[]> => page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("[data-testid^='rel-']"), (td) =>
+  ({id: td.dataset.testid!, value: td.dataset.value ?? null, lo: td.dataset.lo ?? null, hi: td.dataset.hi ?? null})));
+
+/** Opens the agreement page, asks for the intervals, waits for the worker's report, and reads every reliability cell's exact values. */
 async function reliabilityCells(browser: Browser, origin: string): Promise<{cells: PageCell[]; options: string | null}> {
   const page: Page = await browser.newPage({viewport: {width: 1440, height: 900}});
   await page.goto(`${origin}/agreement`, {waitUntil: "load"});
+  await page.getByRole("button", {name: /^Compute intervals/}).click({timeout: 300_000});
   await page.getByTestId("reliability-progress").filter({hasText: "Bootstrap done"}).waitFor({timeout: 300_000});
-  const cells = await page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>("[data-testid^='rel-']"), (td) =>
-    ({id: td.dataset.testid!, value: td.dataset.value ?? null, lo: td.dataset.lo ?? null, hi: td.dataset.hi ?? null})));
+  const cells = await readCells(page);
   const options = await page.getByTestId("reliability-options").textContent();
   await page.close();
   return {cells, options};
 }
 
-/** Holds every page cell to the CLI row's value (and bounds) to 1e-9; returns how many were compared. */
-function compareWithCli(cells: readonly PageCell[], cli: readonly Record<string, unknown>[]): number {
+/** Holds every page cell to the CLI row's value (and bounds, unless `bounds` is false) to 1e-9; returns how many were compared. */
+function compareWithCli(cells: readonly PageCell[], cli: readonly Record<string, unknown>[], {bounds = true} = {}): number {
   const byId = new Map(cells.map((c) => [c.id, c]));
   let compared = 0;
   for (const row of cli) {
@@ -90,7 +109,7 @@ function compareWithCli(cells: readonly PageCell[], cli: readonly Record<string,
       // reportedP prints an underflowed p as "< 1e-300"; the page keeps the 0 itself.
       const value = typeof expected === "string" ? 0 : expected;
       expect(Math.abs(Number(shown!.value) - value), id).toBeLessThanOrEqual(1e-9);
-      if (shown!.lo !== null && `${column}_lo` in row) {
+      if (bounds && shown!.lo !== null && `${column}_lo` in row) {
         expect(Math.abs(Number(shown!.lo) - (row[`${column}_lo`] as number)), `${id} lo`).toBeLessThanOrEqual(1e-9);
         expect(Math.abs(Number(shown!.hi) - (row[`${column}_hi`] as number)), `${id} hi`).toBeLessThanOrEqual(1e-9);
       }

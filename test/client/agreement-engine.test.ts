@@ -9,7 +9,8 @@ import {importFiles} from "../../loaders/import/session.js";
 import {AGREEMENT_COLUMNS_SQL, AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {differenceView} from "../../src/client/agreement.js";
-import {AgreementEngine, columnsFromCodes, columnsFromScores, type AgreementView, type CodedScores} from "../../src/client/agreement-engine.js";
+import {columnsFromCodes, columnsFromScores, type CodedScores} from "../../src/client/agreement-columns.js";
+import {AgreementEngine, type AgreementView} from "../../src/client/agreement-engine.js";
 import {parseSummary, summaryJson, type AgreementSummary} from "../../src/client/agreement.js";
 import {differenceCounts} from "../../src/components/histogram.js";
 import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
@@ -162,17 +163,33 @@ describe("AgreementEngine gives the library's numbers", () => {
 });
 
 describe("AgreementEngine.prefetch", () => {
-  it("computes ahead every other k (2–11) and the other basis, one step a call, and the views it prepared are the library's", () => {
+  it("computes ahead, one view a call, every other k and basis and every other rater A and B, and the views it kept are the library's", () => {
     const scores = randomScores(11).slice(0, 4000);
     const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
     const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
     engine.view(start);
+    // Six raters (annotator-1 … 4, gpt-4, llama): 19 other (k, basis), 5 other B (the named raters but gpt-4), 5 other A (all but gpt-4).
+    expect(engine.neighbours(start).length).toBe(19 + 5 + 5);
+    // LLM raters first, as the menus list them: B = llama comes right after every k on both bases.
+    expect(engine.neighbours(start).slice(19, 21)).toEqual([{...start, b: {rater: "llama"}}, {...start, b: {rater: expect.stringMatching(/^annotator-/)}}]);
     let steps = 0;
     while (engine.prefetch(start)) steps++;
-    expect(steps).toBe(9 + 1);
-    for (const options of [{...start, bins: 3}, {...start, bins: 11, basis: "annotators"}] as const) {
+    expect(steps).toBe(19 + 5 + 5);
+    const kept = [{...start, bins: 3}, {...start, bins: 11, basis: "annotators"}, {...start, a: {rater: "annotator-2"}}, {...start, b: {rater: "llama"}}] as const;
+    for (const options of kept) {
+      expect(engine.ready(options)).toBe(true);
       expectSame(engine.view(options), libraryView(scores, options), `prefetched ${JSON.stringify(options)}`);
     }
+    expect(engine.ready({...start, a: {rater: "annotator-2"}, bins: 3})).toBe(false);
+  });
+
+  it("leaves out A = B: the page shows no numbers for it", () => {
+    const engine = new AgreementEngine(columnsFromScores(randomScores(11).slice(0, 4000)), KEYS);
+    const options = {a: {rater: "annotator-1"}, b: {rater: "gpt-4"}, bins: 5, basis: "dimension"} as const;
+    const same = engine.neighbours(options).filter((o) => o.a !== HUMANS && o.b !== HUMANS && o.a.rater === o.b.rater);
+    expect(same).toEqual([]);
+    // B: the humans and four named raters (not gpt-4, not annotator-1); A: four (not annotator-1, not gpt-4).
+    expect(engine.neighbours(options).length).toBe(19 + 5 + 4);
   });
 });
 

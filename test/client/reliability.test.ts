@@ -1,5 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {judgeChoices, progressText} from "../../src/client/reliability.js";
+import {bootstrapSeconds, judgeChoices, pointOptions, progressText, type PageReliabilityOptions} from "../../src/client/reliability.js";
+import type {ReliabilityReport} from "../../src/lib/reliability.js";
 import {blandAltman} from "../../src/lib/bland-altman.js";
 import {blandAltmanChart, MAX_POINTS} from "../../src/components/reliability-bland-altman.js";
 
@@ -27,6 +28,20 @@ describe("blandAltmanChart", () => {
     expect(cells).toHaveLength(11);
     expect(cells.reduce((s, c) => s + c.instances, 0)).toBe(n);
     expect(cells.find((c) => c.mean === 0 && c.diff === 0)!.instances).toBe(9091);
+  });
+});
+
+describe("the point estimates before the bootstrap", () => {
+  it("asks the worker for one resample, percentile, unclustered, the page's other options kept", () => {
+    const options: PageReliabilityOptions = {judges: ["gpt-4"], metric: "ordinal", iccForm: "3,1", weighting: "linear", bins: 5, resamples: 5000, seed: 7, method: "bca", cluster: true, adjust: "bh"};
+    expect(pointOptions(options)).toEqual({...options, resamples: 1, method: "percentile", cluster: false});
+  });
+
+  it("labels the button with the bootstrap's seconds: 0.23 µs per resample and item, items being the judge rows' n and the annotator rows' items, at least 1", () => {
+    const report = (n: number[], items: number[]) => ({judges: n.map((x) => ({n: x})), annotators: items.map((x) => ({items: x}))}) as unknown as ReliabilityReport;
+    // (150,000 + 50,000 + 200,000) items × 1,000 resamples × 0.23 µs = 92 s.
+    expect(bootstrapSeconds(report([150_000, 50_000], [200_000]), 1000)).toBe(92);
+    expect(bootstrapSeconds(report([10], [10]), 200)).toBe(1);
   });
 });
 

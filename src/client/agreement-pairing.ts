@@ -1,0 +1,472 @@
+// One pairing of rater A with rater B over the engine's columns, and the
+// agreement table's parts over it, each computed once and kept.
+
+import {binIndex, type AgreementRow, type Kappa, type PerceivedRangeGroup, type PerceivedRanges, type SpreadBasis} from "../lib/agreement.js";
+import {pearson, type Correlation} from "../lib/inference.js";
+import type {DifferenceCounts} from "../components/histogram.js";
+import type {AgreementEngine, AgreementView} from "./agreement-engine.js";
+import type {HumanScores} from "./agreement-humans.js";
+import {averageRanks, NumberIds, type Side} from "./agreement-ranks.js";
+
+export const ALL = "all";
+export const PLAYED = [ALL, "model", "human"] as const;
+
+/**
+ * The instances both raters scored (pairInstances, in its order), and the
+ * table's parts over them, each computed once: the per-cell counts,
+ * correlations and ranges on the first table, kappa per k, the within-one-sd
+ * counts per basis. A cell is (dimension, played by): dimension index d of the
+ * table's dimensions (d = L for every dimension pooled) times 3, plus 0 for
+ * all agents, 1 for agents played by models, 2 by people.
+ */
+export class Pairing {
+  readonly n: number;
+  readonly episodes: number;
+  private readonly instance: Int32Array;
+  private readonly judge: Float64Array;
+  private readonly other: Float64Array;
+  private readonly judgeId: Int32Array;
+  private readonly otherId: Int32Array;
+  private readonly judgeOrder: Int32Array;
+  private readonly otherOrder: Int32Array;
+  /** Per paired instance: its own cell (its dimension, who played); the pooled cells L·3 + played if its dimension is not listed. */
+  private readonly cellOf: Int32Array;
+  private readonly cells: number;
+  private readonly L: number;
+  private base?: BaseStats;
+  private cellCounts?: Float64Array;
+  private spreads?: Float64Array;
+  private histograms?: DifferenceCounts[];
+  private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
+  private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
+
+  constructor(private readonly engine: AgreementEngine, judgeSide: Side, otherSide: Side, private readonly humans: HumanScores) {
+    const c = engine.columns;
+    const judgeValues = judgeSide.values;
+    const otherValues = otherSide.values;
+    this.judgeOrder = judgeSide.order;
+    this.otherOrder = otherSide.order;
+    const instances = judgeValues.length;
+    this.L = engine.dimensionKeys.length;
+    this.cells = (this.L + 1) * 3;
+    // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
+    const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
+    let n = 0;
+    for (let x = 0; x < candidates.length; x++) {
+      const i = candidates[x]!;
+      if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+    }
+    this.n = n;
+    this.instance = new Int32Array(n);
+    this.judge = new Float64Array(n);
+    this.other = new Float64Array(n);
+    this.judgeId = new Int32Array(n);
+    this.otherId = new Int32Array(n);
+    this.cellOf = new Int32Array(n);
+    const seen = new Uint8Array(instances);
+    let episodes = 0;
+    for (let x = 0, k = 0; x < candidates.length; x++) {
+      const i = candidates[x]!;
+      const j = judgeValues[i]!;
+      const o = otherValues[i]!;
+      // NaN: no score from that side.
+      if (j !== j || o !== o) continue;
+      this.instance[k] = i;
+      this.judge[k] = j;
+      this.other[k] = o;
+      this.judgeId[k] = judgeSide.ids[i]!;
+      this.otherId[k] = otherSide.ids[i]!;
+      this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
+      k++;
+      const e = c.episode[i]!;
+      if (seen[e] === 0) {
+        seen[e] = 1;
+        episodes++;
+      }
+    }
+    this.episodes = episodes;
+  }
+
+  /** The table for k bins and a basis. */
+  table(bins: number, basis: SpreadBasis): AgreementRow[] {
+    const base = (this.base ??= this.baseStats());
+    const kappa = this.kappa(bins);
+    const within = this.within(basis);
+    const L = this.L;
+    const rows: AgreementRow[] = [];
+    for (let d = 0; d <= L; d++) {
+      for (let p = 0; p < 3; p++) {
+        const cell = d * 3 + p;
+        const n = base.n[cell]!;
+        if (n === 0 && p !== 0) continue;
+        // The spread is a dimension's own: a pooled row adds up its dimensions' counts, as the library does.
+        let w = 0;
+        let counted = 0;
+        for (let part = d === L ? 0 : d; part < (d === L ? L : d + 1); part++) {
+          const used = within.used[part * 3 + p]!;
+          if (used) {
+            w += (within.within[part * 3 + p]! / used) * used;
+            counted += used;
+          }
+        }
+        rows.push({
+          dimension: d === L ? ALL : this.engine.dimensionKeys[d]!, played_by: PLAYED[p]!, n,
+          pearson: base.pearson[cell]!, spearman: base.spearman[cell]!,
+          bias: base.diffSum[cell]! / n, withinOneSd: counted ? w / counted : NaN,
+          ranges: base.ranges[cell]!, kappaHumans: kappa.humans[cell]!, kappaWithJudge: kappa.withJudge[cell]!,
+        });
+      }
+    }
+    return rows;
+  }
+
+  hasKappa(bins: number): boolean {
+    return this.kappas.has(bins);
+  }
+
+  hasWithin(basis: SpreadBasis): boolean {
+    return this.withins.has(basis);
+  }
+
+  /** Whether a cell has instances: the library leaves out empty model / human rows. Counts only (kappaAmongAllAnnotators needs no more). */
+  has(cell: number): boolean {
+    if (this.base) return this.base.n[cell]! > 0;
+    if (!this.cellCounts) {
+      const pooled = this.L * 3;
+      const n = new Float64Array(this.cells);
+      for (let k = 0; k < this.n; k++) {
+        const own = this.cellOf[k]!;
+        const p = own % 3;
+        if (own < pooled) {
+          n[own - p]++;
+          n[own]++;
+        }
+        n[pooled]++;
+        n[pooled + p]++;
+      }
+      this.cellCounts = n;
+    }
+    return this.cellCounts[cell]! > 0;
+  }
+
+  private baseStats(): BaseStats {
+    const {cells, L, n: count, cellOf, judge, other} = this;
+    const pooled = L * 3;
+    const n = new Float64Array(cells);
+    const diffSum = new Float64Array(cells);
+    // Per pooled cell: the first dimension seen in it, and whether a second one came.
+    const firstDimension = new Int32Array(3).fill(-1);
+    const mixed = new Uint8Array(3);
+    const dimension = this.engine.columns.dimension;
+    for (let k = 0; k < count; k++) {
+      const own = cellOf[k]!;
+      const p = own % 3;
+      const diff = judge[k]! - other[k]!;
+      if (own < pooled) {
+        n[own - p]++;
+        diffSum[own - p] += diff;
+        n[own]++;
+        diffSum[own] += diff;
+      }
+      n[pooled]++;
+      diffSum[pooled] += diff;
+      n[pooled + p]++;
+      diffSum[pooled + p] += diff;
+      const d = dimension[this.instance[k]!]!;
+      if (firstDimension[0] === -1) firstDimension[0] = d;
+      else if (firstDimension[0] !== d) mixed[0] = 1;
+      if (firstDimension[p] === -1) firstDimension[p] = d;
+      else if (firstDimension[p] !== d) mixed[p] = 1;
+    }
+    const {pearsons, spearmans} = this.correlations(n, mixed);
+    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges()};
+  }
+
+  /** Pearson's r and Spearman's rho per cell, by the library's pearson over gathered values and over average ranks; null on pooled rows. */
+  private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
+    // Each dimension cell's values in pairing order, side by side in one buffer.
+    const offsets = new Int32Array(cells + 1);
+    for (let cell = 0; cell < pooled; cell++) offsets[cell + 1] = offsets[cell]! + n[cell]!;
+    for (let cell = pooled; cell < cells; cell++) offsets[cell + 1] = offsets[cell]!;
+    const size = offsets[pooled]!;
+    const xs = new Float64Array(size);
+    const ys = new Float64Array(size);
+    const xIds = new Int32Array(size);
+    const yIds = new Int32Array(size);
+    const fill = offsets.slice(0, pooled);
+    for (let k = 0; k < this.n; k++) {
+      const own = cellOf[k]!;
+      if (own >= pooled) continue;
+      const x = this.judge[k]!;
+      const y = this.other[k]!;
+      const xId = this.judgeId[k]!;
+      const yId = this.otherId[k]!;
+      const top = fill[own - (own % 3)]++;
+      const at = fill[own]++;
+      xs[top] = xs[at] = x;
+      ys[top] = ys[at] = y;
+      xIds[top] = xIds[at] = xId;
+      yIds[top] = yIds[at] = yId;
+    }
+    const xOrder = this.judgeOrder;
+    const yOrder = this.otherOrder;
+    const pearsons: (Correlation | null)[] = [];
+    const spearmans: (Correlation | null)[] = [];
+    for (let cell = 0; cell < pooled; cell++) {
+      const from = offsets[cell]!;
+      const to = offsets[cell + 1]!;
+      pearsons.push(pearson(xs.subarray(from, to), ys.subarray(from, to)));
+      spearmans.push(pearson(averageRanks(xIds.subarray(from, to), xOrder), averageRanks(yIds.subarray(from, to), yOrder)));
+    }
+    for (let p = 0; p < 3; p++) {
+      // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
+      if (mixed[p]) {
+        pearsons.push(null);
+        spearmans.push(null);
+        continue;
+      }
+      // One dimension (or none) in the pooled row: r over its instances, which a scan finds.
+      const xsOne: number[] = [];
+      const ysOne: number[] = [];
+      for (let k = 0; k < this.n; k++) {
+        if (p !== 0 && cellOf[k]! % 3 !== p) continue;
+        xsOne.push(this.judge[k]!);
+        ysOne.push(this.other[k]!);
+      }
+      const xIdsOne = new NumberIds();
+      const yIdsOne = new NumberIds();
+      const xi = Int32Array.from(xsOne, (v) => xIdsOne.id(v));
+      const yi = Int32Array.from(ysOne, (v) => yIdsOne.id(v));
+      pearsons.push(pearson(xsOne, ysOne));
+      spearmans.push(pearson(averageRanks(xi, xIdsOne.order()), averageRanks(yi, yIdsOne.order())));
+    }
+    return {pearsons, spearmans};
+  }
+
+  /** perceivedRanges per cell: instances with two or more annotators, grouped by [min, max] of their scores. */
+  private perceivedRanges(): PerceivedRanges[] {
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
+    const {range, ranges} = this.humans;
+    const R = ranges.length;
+    const counted = new Float64Array(cells);
+    const inside = new Float64Array(cells);
+    const above = new Float64Array(cells);
+    const below = new Float64Array(cells);
+    const groupN = new Float64Array(cells * R);
+    const groupSum = new Float64Array(cells * R);
+    const cellsOfK = new Int32Array(4);
+    for (let k = 0; k < this.n; k++) {
+      const r = range[this.instance[k]!]!;
+      if (r < 0) continue;
+      const {min, max} = ranges[r]!;
+      const judge = this.judge[k]!;
+      const where = judge > max ? above : judge < min ? below : inside;
+      const own = cellOf[k]!;
+      const p = own % 3;
+      let m = 0;
+      if (own < pooled) {
+        cellsOfK[m++] = own - p;
+        cellsOfK[m++] = own;
+      }
+      cellsOfK[m++] = pooled;
+      cellsOfK[m++] = pooled + p;
+      for (let j = 0; j < m; j++) {
+        const cell = cellsOfK[j]!;
+        counted[cell]++;
+        where[cell]++;
+        groupN[cell * R + r]++;
+        groupSum[cell * R + r] += judge;
+      }
+    }
+    return Array.from({length: cells}, (_, cell): PerceivedRanges => {
+      const c = counted[cell]!;
+      const list: PerceivedRangeGroup[] = [];
+      for (let r = 0; r < R; r++) {
+        const g = groupN[cell * R + r]!;
+        if (g) list.push({min: ranges[r]!.min, max: ranges[r]!.max, n: g, meanJudge: groupSum[cell * R + r]! / g});
+      }
+      list.sort((x, y) => x.min - y.min || x.max - y.max);
+      return {groups: list, n: c, inside: c ? inside[cell]! / c : NaN, above: c ? above[cell]! / c : NaN, below: c ? below[cell]! / c : NaN};
+    });
+  }
+
+  /** Randolph's kappa per cell, among the annotators and with A as one more rater, summed as randolphKappa sums. */
+  kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
+    const known = this.kappas.get(bins);
+    if (known) return known;
+    if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
+    const {cells, L, cellOf} = this;
+    const pooled = L * 3;
+    const c = this.engine.columns;
+    const {agreeing, counts} = this.humans.binned(bins);
+    const sumH = new Float64Array(cells);
+    const usedH = new Float64Array(cells);
+    const sumJ = new Float64Array(cells);
+    const usedJ = new Float64Array(cells);
+    const lows = Float64Array.from(c.dimensions, (d) => d.lo);
+    const highs = Float64Array.from(c.dimensions, (d) => d.hi);
+    const add = (cell: number, m: number, termH: number, termJ: number) => {
+      if (m >= 2) {
+        sumH[cell] += termH;
+        usedH[cell]++;
+      }
+      sumJ[cell] += termJ;
+      usedJ[cell]++;
+    };
+    for (let k = 0; k < this.n; k++) {
+      const i = this.instance[k]!;
+      const m = this.humans.count[i]!;
+      if (m === 0) continue;
+      const lo = lows[c.dimension[i]!]!;
+      const hi = highs[c.dimension[i]!]!;
+      const judge = this.judge[k]!;
+      // binIndex, inlined; binIndex itself throws its message for a score out of range.
+      const bin = judge < lo || judge > hi ? binIndex(judge, lo, hi, bins) : Math.min(Math.floor(((judge - lo) * bins) / (hi - lo)), bins - 1);
+      const termH = m >= 2 ? agreeing[i]! / (m * (m - 1)) : 0;
+      // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
+      const termJ = (agreeing[i]! + 2 * counts[i * bins + bin]!) / ((m + 1) * m);
+      const own = cellOf[k]!;
+      const p = own % 3;
+      if (own < pooled) {
+        add(own - p, m, termH, termJ);
+        add(own, m, termH, termJ);
+      }
+      add(pooled, m, termH, termJ);
+      add(pooled + p, m, termH, termJ);
+    }
+    const kappaOf = (sum: number, used: number): Kappa => {
+      const po = used ? sum / used : NaN;
+      return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
+    };
+    const result = {
+      humans: Array.from({length: cells}, (_, cell) => kappaOf(sumH[cell]!, usedH[cell]!)),
+      withJudge: Array.from({length: cells}, (_, cell) => kappaOf(sumJ[cell]!, usedJ[cell]!)),
+    };
+    this.kappas.set(bins, result);
+    return result;
+  }
+
+  /** Per dimension cell: instances within one sd and instances used, as differences() counts them. */
+  private within(basis: SpreadBasis): {within: Float64Array; used: Float64Array} {
+    const known = this.withins.get(basis);
+    if (known) return known;
+    const pooled = this.L * 3;
+    const within = new Float64Array(pooled);
+    const used = new Float64Array(pooled);
+    const spread = basis === "dimension" ? this.spreadOfOther() : null;
+    const sds = basis === "annotators" ? this.humans.sd() : null;
+    for (let k = 0; k < this.n; k++) {
+      const own = this.cellOf[k]!;
+      if (own >= pooled) continue;
+      const dimensionCell = own - (own % 3);
+      const diff = Math.abs(this.judge[k]! - this.other[k]!);
+      if (spread) {
+        used[dimensionCell]++;
+        used[own]++;
+        if (diff <= spread[dimensionCell]!) within[dimensionCell]++;
+        if (diff <= spread[own]!) within[own]++;
+        continue;
+      }
+      const i = this.instance[k]!;
+      if (this.humans.count[i]! < 2) continue;
+      used[dimensionCell]++;
+      used[own]++;
+      if (diff <= sds![i]!) {
+        within[dimensionCell]++;
+        within[own]++;
+      }
+    }
+    const result = {within, used};
+    this.withins.set(basis, result);
+    return result;
+  }
+
+  /** The sample sd of B's scores per dimension cell, two-pass as sd() does; NaN under two instances. */
+  private spreadOfOther(): Float64Array {
+    if (this.spreads) return this.spreads;
+    const pooled = this.L * 3;
+    const n = new Float64Array(pooled);
+    const sum = new Float64Array(pooled);
+    const ss = new Float64Array(pooled);
+    for (let k = 0; k < this.n; k++) {
+      const own = this.cellOf[k]!;
+      if (own >= pooled) continue;
+      const v = this.other[k]!;
+      n[own - (own % 3)]++;
+      sum[own - (own % 3)] += v;
+      n[own]++;
+      sum[own] += v;
+    }
+    const mean = sum.map((s, cell) => s / n[cell]!);
+    for (let k = 0; k < this.n; k++) {
+      const own = this.cellOf[k]!;
+      if (own >= pooled) continue;
+      const v = this.other[k]!;
+      const top = own - (own % 3);
+      ss[top] += (v - mean[top]!) * (v - mean[top]!);
+      ss[own] += (v - mean[own]!) * (v - mean[own]!);
+    }
+    return (this.spreads = ss.map((s, cell) => (n[cell]! - 1 <= 0 ? NaN : Math.sqrt(s / (n[cell]! - 1)))));
+  }
+
+  /** differenceView per dimension key and "all": A − B counted in half-point bins, and the ±1 sd band for the basis. */
+  differences(basis: SpreadBasis): AgreementView["differences"] {
+    const keys = this.engine.dimensionKeys;
+    const L = this.L;
+    this.histograms ??= this.differenceCounts();
+    const spread = basis === "dimension" ? this.spreadOfOther() : null;
+    const out: AgreementView["differences"] = {};
+    keys.forEach((key, d) => {
+      const s = spread?.[d * 3];
+      out[key] = {...this.histograms![d]!, spread: s !== undefined && Number.isFinite(s) ? s : null};
+    });
+    out[ALL] = {...this.histograms[L]!, spread: null};
+    return out;
+  }
+
+  /** Half-point bins of A − B (halfPointBins) per listed dimension, then over all of them. */
+  private differenceCounts(): DifferenceCounts[] {
+    const L = this.L;
+    let lowest = 0;
+    let highest = 0;
+    for (let k = 0; k < this.n; k++) {
+      const bin = Math.floor((this.judge[k]! - this.other[k]!) * 2 + 0.5);
+      if (bin < lowest) lowest = bin;
+      if (bin > highest) highest = bin;
+    }
+    const width = highest - lowest + 1;
+    const counts = new Float64Array((L + 1) * width);
+    const reach = new Float64Array(L + 1);
+    for (let k = 0; k < this.n; k++) {
+      const d = Math.floor(this.cellOf[k]! / 3);
+      if (d >= L) continue;
+      const diff = this.judge[k]! - this.other[k]!;
+      const at = Math.floor(diff * 2 + 0.5) - lowest;
+      counts[d * width + at]++;
+      counts[L * width + at]++;
+      const r = Math.ceil(Math.abs(diff) + 0.25);
+      if (r > reach[d]!) reach[d] = r;
+      if (r > reach[L]!) reach[L] = r;
+    }
+    return Array.from({length: L + 1}, (_, d) => {
+      const bins: DifferenceCounts["bins"] = [];
+      for (let at = 0; at < width; at++) {
+        const instances = counts[d * width + at]!;
+        const bin = at + lowest;
+        if (instances) bins.push({from: bin / 2 - 0.25, to: bin / 2 + 0.25, instances});
+      }
+      return {bins, reach: reach[d]!};
+    });
+  }
+}
+
+interface BaseStats {
+  n: Float64Array;
+  diffSum: Float64Array;
+  pearson: (Correlation | null)[];
+  spearman: (Correlation | null)[];
+  ranges: PerceivedRanges[];
+}

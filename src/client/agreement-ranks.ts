@@ -1,0 +1,119 @@
+// Distinct values and average ranks over typed arrays: the pieces the
+// agreement engine needs to give Spearman's rho (average ranks) and perceived
+// ranges (groups of equal numbers) without one object per score.
+
+/** Groups of exactly equal numbers (−0 with 0, as === and sorting do), numbered in order of first appearance. */
+export class NumberIds {
+  private keys = new Float64Array(1024);
+  private ids = new Int32Array(1024).fill(-1);
+  private readonly bits = new Float64Array(1);
+  private readonly words = new Uint32Array(this.bits.buffer);
+  readonly values: number[] = [];
+
+  id(x: number): number {
+    const v = x === 0 ? 0 : x;
+    const mask = this.keys.length - 1;
+    this.bits[0] = v;
+    let slot = Math.imul(this.words[0]! ^ Math.imul(this.words[1]!, 0x9e3779b1), 0x85ebca6b) >>> 0;
+    for (;;) {
+      slot &= mask;
+      const id = this.ids[slot]!;
+      if (id < 0) break;
+      if (this.keys[slot] === v) return id;
+      slot++;
+    }
+    const id = this.values.length;
+    this.values.push(v);
+    this.keys[slot] = v;
+    this.ids[slot] = id;
+    if (this.values.length * 2 > this.keys.length) this.grow();
+    return id;
+  }
+
+  private grow(): void {
+    const size = this.keys.length * 2;
+    this.keys = new Float64Array(size);
+    this.ids = new Int32Array(size).fill(-1);
+    const saved = this.values.slice();
+    this.values.length = 0;
+    for (const v of saved) this.id(v);
+  }
+
+  /** A copy that numbers further values on its own, keeping the ids given so far. */
+  clone(): NumberIds {
+    const copy = new NumberIds();
+    copy.keys = this.keys.slice();
+    copy.ids = this.ids.slice();
+    for (const v of this.values) copy.values.push(v);
+    return copy;
+  }
+
+  /** Position of each id's value in ascending order. */
+  order(): Int32Array {
+    const sorted = this.values.map((v, id) => id).sort((x, y) => this.values[x]! - this.values[y]!);
+    const position = new Int32Array(sorted.length);
+    sorted.forEach((id, p) => (position[id] = p));
+    return position;
+  }
+}
+
+/**
+ * One side of a pairing: a score per instance (NaN where none), the instances
+ * that have one (ascending), each score's id among the side's distinct
+ * scores, and each id's place in ascending order.
+ */
+export interface Side {
+  values: Float64Array;
+  present: Int32Array;
+  ids: Int32Array;
+  order: Int32Array;
+  /** The numbering behind `ids`, for a side derived from this one (sideFrom). */
+  distinct: NumberIds;
+}
+
+/** The side of `values`, whose scored instances are `present` (ascending): the work is proportional to them, not to all instances. */
+export function sideOf(values: Float64Array, present: Int32Array): Side {
+  const distinct = new NumberIds();
+  const ids = new Int32Array(values.length);
+  for (let j = 0; j < present.length; j++) {
+    const i = present[j]!;
+    ids[i] = distinct.id(values[i]!);
+  }
+  return {values, present, ids, order: distinct.order(), distinct};
+}
+
+/**
+ * The side of `values`, which equal `base`'s but at the instances `changed`:
+ * base's ids kept, the changed instances numbered on from base's numbering.
+ * A value no instance holds any more keeps its id, and averageRanks counts
+ * nothing for it, so the ranks are those sideOf would give.
+ */
+export function sideFrom(base: Side, values: Float64Array, present: Int32Array, changed: Int32Array): Side {
+  const distinct = base.distinct.clone();
+  const ids = base.ids.slice();
+  for (let j = 0; j < changed.length; j++) {
+    const i = changed[j]!;
+    if (values[i] === values[i]) ids[i] = distinct.id(values[i]!);
+  }
+  return {values, present, ids, order: distinct.order(), distinct};
+}
+
+/**
+ * averageRanks of a cell's values, given as ids of distinct values and each
+ * id's place in ascending order: ties get the mean of the ranks they span,
+ * (i + j) / 2 + 1 for sorted positions i … j, found by counting instead of sorting.
+ */
+export function averageRanks(ids: Int32Array, order: Int32Array): Float64Array {
+  const tally = new Int32Array(order.length);
+  for (let j = 0; j < ids.length; j++) tally[order[ids[j]!]!]++;
+  const rank = new Float64Array(order.length);
+  let less = 0;
+  for (let p = 0; p < tally.length; p++) {
+    const c = tally[p]!;
+    if (c) rank[p] = (less + (less + c - 1)) / 2 + 1;
+    less += c;
+  }
+  const out = new Float64Array(ids.length);
+  for (let j = 0; j < ids.length; j++) out[j] = rank[order[ids[j]!]!]!;
+  return out;
+}
