@@ -16,13 +16,12 @@
 // playing one agent in five.
 
 import {once} from "node:events";
-import {createWriteStream, existsSync, mkdirSync, renameSync, rmSync} from "node:fs";
+import {existsSync, mkdirSync, renameSync, rmSync} from "node:fs";
 import {loadavg} from "node:os";
 import {join} from "node:path";
-import {finished} from "node:stream/promises";
 import {importFiles} from "../loaders/import/session.js";
 import {openStore} from "../loaders/store/db.js";
-import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
+import {writeSotopiaDump} from "./dump.js";
 import type {AgreementColumns} from "../src/client/agreement-columns.js";
 import {AgreementEngine, type ViewOptions} from "../src/client/agreement-engine.js";
 import {differenceView} from "../src/client/agreement.js";
@@ -100,17 +99,7 @@ export async function agreementStore(dir: string, episodes: number, log: (m: str
   const building = `${path}.building`;
   rmSync(building, {force: true});
   const dump = join(dir, `agreement-${episodes}.jsonl`);
-  const out = createWriteStream(dump);
-  let chunk = "";
-  for (const episode of sotopiaEpisodes({seed: "bench-agreement", count: episodes, style: "sample"})) {
-    chunk += `${JSON.stringify(episode)}\n`;
-    if (chunk.length >= 4 * 2 ** 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
-    }
-  }
-  out.end(chunk);
-  await finished(out);
+  await writeSotopiaDump(dump, {seed: "bench-agreement", count: episodes, style: "sample"});
   const store = await openStore(building);
   try {
     log(`agreement-page: importing ${episodes.toLocaleString("en-US")} episodes`);

@@ -11,15 +11,13 @@
 //
 // Child mode (used by the harness): tsx bench/import-incremental.ts --measure <format> <file> <db>
 
-import {once} from "node:events";
-import {copyFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {join, resolve} from "node:path";
-import {finished} from "node:stream/promises";
 import {fileURLToPath, pathToFileURL} from "node:url";
 import {importFiles} from "../loaders/import/session.js";
 import {SAMPLE_IMPORTS} from "../loaders/samples.js";
 import {openStore} from "../loaders/store/db.js";
-import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
+import {writeSotopiaDump} from "./dump.js";
 import {machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./run.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
@@ -42,19 +40,7 @@ interface SizeResult {
 
 /** Writes `m` sample-style synthetic episodes to `file`, streaming. */
 async function writeDump(file: string, m: number): Promise<void> {
-  const partial = `${file}.partial`;
-  const out = createWriteStream(partial);
-  let chunk = "";
-  for (const episode of sotopiaEpisodes({seed: SEED, count: m})) {
-    chunk += `${JSON.stringify(episode)}\n`;
-    if (chunk.length >= 4 * 2 ** 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
-    }
-  }
-  out.end(chunk);
-  await finished(out);
-  renameSync(partial, file);
+  await writeSotopiaDump(file, {seed: SEED, count: m});
 }
 
 const removeDb = (db: string): void => {

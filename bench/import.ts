@@ -19,11 +19,9 @@
 import {DuckDBInstance} from "@duckdb/node-api";
 import {isUtf8} from "node:buffer";
 import {createHash} from "node:crypto";
-import {once} from "node:events";
-import {createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync} from "node:fs";
+import {createReadStream, existsSync, mkdirSync, openSync, readSync, rmSync, statSync} from "node:fs";
 import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
-import {finished} from "node:stream/promises";
 import {fileURLToPath, pathToFileURL} from "node:url";
 import {deserialize, serialize} from "node:v8";
 import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
@@ -34,7 +32,7 @@ import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
 import {StoreWriter} from "../loaders/import/writer.js";
 import {stderrProgress} from "../loaders/progress.js";
 import {openStore} from "../loaders/store/db.js";
-import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
+import {writeSotopiaDump} from "./dump.js";
 import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./run.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
@@ -61,25 +59,10 @@ interface SizeResult {
 
 /** Writes `n` realistic-size synthetic episodes to `file`, streaming (never the whole file in memory). */
 async function writeDump(file: string, n: number, log: (m: string) => void): Promise<void> {
-  const partial = `${file}.partial`;
-  const out = createWriteStream(partial);
   const progress = stderrProgress();
   progress.start(`[bench] writing ${n.toLocaleString("en-US")} episodes`, n, "items");
-  let chunk = "";
-  let i = 0;
-  for (const episode of sotopiaEpisodes({seed: SEED, count: n, style: "realistic"})) {
-    chunk += `${JSON.stringify(episode)}\n`;
-    if (chunk.length >= 4 * 2 ** 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
-    }
-    if (++i % 500 === 0) progress.update(i);
-  }
-  out.end(chunk);
-  await finished(out);
-  progress.update(n);
+  await writeSotopiaDump(file, {seed: SEED, count: n, style: "realistic"}, (i) => progress.update(i));
   progress.finish();
-  renameSync(partial, file);
   log(`wrote ${file} (${mb(statSync(file).size)})`);
 }
 

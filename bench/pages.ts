@@ -15,17 +15,16 @@
 // the SOTOPIA summary) in the same run, and against the same page on the samples.
 
 import {once} from "node:events";
-import {copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
+import {copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
 import {createServer} from "node:http";
 import type {AddressInfo} from "node:net";
 import {loadavg} from "node:os";
 import {extname, join, normalize, resolve, sep} from "node:path";
-import {finished} from "node:stream/promises";
 import type {Browser, Page} from "playwright-core";
 import {importFiles} from "../loaders/import/session.js";
 import {importSamples} from "../loaders/samples.js";
 import {openStore, type Store} from "../loaders/store/db.js";
-import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
+import {writeSotopiaDump} from "./dump.js";
 import {launchBrowser, resolveChromium} from "../test/browser/chromium.js";
 import {buildSite} from "../test/browser/helpers.js";
 import {machine, mb, type BenchContext} from "./run.js";
@@ -75,17 +74,7 @@ const PAGES: readonly PageSpec[] = [
 
 /** Writes `n` synthetic SOTOPIA episodes (the samples' short style) as a dump, streaming. */
 async function writeDump(file: string, n: number): Promise<void> {
-  const out = createWriteStream(file);
-  let chunk = "";
-  for (const episode of sotopiaEpisodes({seed: SEED, count: n, style: "sample"})) {
-    chunk += `${JSON.stringify(episode)}\n`;
-    if (chunk.length >= 4 * 2 ** 20) {
-      if (!out.write(chunk)) await once(out, "drain");
-      chunk = "";
-    }
-  }
-  out.end(chunk);
-  await finished(out);
+  await writeSotopiaDump(file, {seed: SEED, count: n, style: "sample"});
 }
 
 /**
