@@ -3,7 +3,7 @@
 // benchmarks) or from the numbered rows of data/agreement-rows.parquet (the
 // worker and the summary loader).
 
-import type {RaterScore} from "../lib/agreement.js";
+import {scoresByInstance, type RaterScore} from "../lib/agreement.js";
 
 /**
  * Every score of the multiply-rated episodes, grouped by instance. Instances
@@ -34,12 +34,8 @@ export function columnsFromScores(rows: readonly RaterScore[]): AgreementColumns
   const dimensionIndex = new Map<string, number>();
   const episodeIndex = new Map<string, number>();
   const dimensions: AgreementColumns["dimensions"] = [];
-  const byInstance = new Map<string, RaterScore[]>();
+  const byInstance = scoresByInstance(rows);
   for (const r of rows) {
-    const key = `${r.episode_id}\u0000${r.agent}\u0000${r.dimension}`;
-    const list = byInstance.get(key);
-    if (list) list.push(r);
-    else byInstance.set(key, [r]);
     if (!raterIndex.has(r.rater)) raterIndex.set(r.rater, raterIndex.size);
     if (!dimensionIndex.has(r.dimension)) {
       dimensionIndex.set(r.dimension, dimensions.length);

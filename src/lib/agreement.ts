@@ -180,13 +180,8 @@ export interface PairedInstance extends JudgedInstance {
   other: number;
 }
 
-/**
- * Pairs rater A's score (as `judge`) with rater B's on every instance both
- * scored. `humans` always lists the human annotators' scores (for ranges and
- * kappa); `other` is B's score, which is the human score when B = humans.
- * When A is itself a human annotator it is left out of the human score.
- */
-export function pairInstances(rows: readonly RaterScore[], a: RaterChoice, b: RaterChoice): PairedInstance[] {
+/** Scores grouped by instance (episode, agent, dimension), instances in order of first appearance. */
+export function scoresByInstance(rows: readonly RaterScore[]): Map<string, RaterScore[]> {
   const byInstance = new Map<string, RaterScore[]>();
   for (const r of rows) {
     const key = `${r.episode_id}\u0000${r.agent}\u0000${r.dimension}`;
@@ -194,6 +189,17 @@ export function pairInstances(rows: readonly RaterScore[], a: RaterChoice, b: Ra
     if (list) list.push(r);
     else byInstance.set(key, [r]);
   }
+  return byInstance;
+}
+
+/**
+ * Pairs rater A's score (as `judge`) with rater B's on every instance both
+ * scored. `humans` always lists the human annotators' scores (for ranges and
+ * kappa); `other` is B's score, which is the human score when B = humans.
+ * When A is itself a human annotator it is left out of the human score.
+ */
+export function pairInstances(rows: readonly RaterScore[], a: RaterChoice, b: RaterChoice): PairedInstance[] {
+  const byInstance = scoresByInstance(rows);
   const pick = (list: RaterScore[], c: RaterChoice, humans: number[]): number | undefined =>
     c === HUMANS ? (humans.length ? mean(humans) : undefined) : list.find((r) => r.rater === c.rater)?.value;
   const out: PairedInstance[] = [];
