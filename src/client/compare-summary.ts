@@ -7,7 +7,7 @@
 
 import type {BenchmarkChoices, CompareBenchmark, CompareOptions, Comparison, Side} from "../lib/compare.js";
 
-/** The page's options as its inputs start: what the first view is computed with. */
+/** The page's options as its inputs start: what the first view is computed with. The resamples and seed are the library's defaults (src/lib/resample.ts), written out so that the page's first view does not load the statistics modules; a test holds them equal. */
 export const PAGE_OPTIONS: Readonly<Required<Pick<CompareOptions, "adjust" | "resamples" | "seed" | "interval" | "cluster" | "unpaired">>> = {
   adjust: "holm", resamples: 1000, seed: 1, interval: "percentile", cluster: false, unpaired: false,
 };

@@ -13,6 +13,7 @@
 import {tableFromIPC} from "@uwdata/flechette";
 import {ParquetFile} from "parquet-wasm/esm";
 import {compareRuns, onSide, type CompareRow} from "../lib/compare.js";
+import {DEFAULT_RESAMPLES} from "../lib/resample.js";
 import {forPage, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import {initParquetOnce} from "./parquet.js";
 
@@ -95,7 +96,7 @@ self.onmessage = (event: MessageEvent<WorkerAsk>) => {
     if (id < newest) return post({id, type: "error", message: "superseded by a newer choice"});
     try {
       const rows = await sideRows(url, request, (text) => post({id, type: "progress", text}));
-      post({id, type: "progress", text: `Pairing ${rows.length.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? 1000).toLocaleString("en-US")} resamples) in a background worker…`});
+      post({id, type: "progress", text: `Pairing ${rows.length.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? DEFAULT_RESAMPLES).toLocaleString("en-US")} resamples) in a background worker…`});
       const comparison = forPage(compareRuns(request.benchmark, rows, request.a, request.b, request.options));
       post({id, type: "result", comparison});
     } catch (e) {

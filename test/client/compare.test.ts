@@ -2,6 +2,7 @@ import {describe, expect, it} from "vitest";
 import {forestRows} from "../../src/client/compare.js";
 import {forPage, PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, unpairedLine, type CompareRequest, type PageComparison} from "../../src/client/compare-summary.js";
 import {benchmarkChoices, type Comparison, type MetricComparison} from "../../src/lib/compare.js";
+import {DEFAULT_RESAMPLES, DEFAULT_SEED} from "../../src/lib/resample.js";
 
 describe("benchmarkChoices", () => {
   it("lists each key's values with their row counts and the CLI's default sides", () => {
@@ -23,6 +24,11 @@ describe("benchmarkChoices", () => {
 });
 
 describe("the first view's summary", () => {
+  it("is computed with the library's default resamples and seed, as the CLI's default is", () => {
+    expect([PAGE_OPTIONS.resamples, PAGE_OPTIONS.seed]).toEqual([DEFAULT_RESAMPLES, DEFAULT_SEED]);
+  });
+
+
   const first: CompareRequest = {benchmark: "sotopia", a: {model: "a", rater: "judge"}, b: {model: "b", rater: "judge"}, options: {...PAGE_OPTIONS}};
 
   it("answers only the request it was computed for: same sides in any key order, every option equal", () => {
