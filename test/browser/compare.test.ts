@@ -144,6 +144,8 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     const requested: string[] = [];
     const page = await openPage(browser, `${origin}/compare`, requested);
     await page.getByLabel("Benchmark", {exact: true}).selectOption("hsii");
+    // The side pickers are drawn anew for HSII; reading them before that would pick from SOTOPIA's options.
+    await page.getByLabel("A: cot", {exact: true}).waitFor();
     await choose(page, "A: model", "gpt-4 ");
     await choose(page, "B: model", "gpt-4 ");
     await choose(page, "A: cot", "without ");
