@@ -9,7 +9,7 @@ import {collectJudgeBatches, submitJudgeBatch, BATCH_PRICE_FACTOR, type SubmitOp
 import {checkRunId, type JudgeKind} from "../run/judges/engine.js";
 import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {defaultStorePath, type Store} from "../store/db.js";
-import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {noStoreToJudge, withCommandStore} from "./command-store.js";
 
 type Secrets = readonly (string | undefined)[];
 
@@ -50,8 +50,8 @@ export async function collectCommand(values: CollectFlags, secrets: Secrets): Pr
   if (!(timeout > 0)) throw new Error(`--timeout must be a number of seconds > 0, not ${values.timeout}`);
   const prices = loadPrices(values.prices ?? DEFAULT_PRICES_PATH);
   const say = (text: string) => process.stderr.write(redact(text, secrets));
-  const store = await openStoreWhenFree(values.db ? resolve(values.db) : defaultStorePath());
-  try {
+  const dbPath = values.db ? resolve(values.db) : defaultStorePath();
+  return await withCommandStore(dbPath, {missing: noStoreToJudge(dbPath)}, async (store) => {
     const client = createChat({store, baseURL: values["base-url"], timeoutMs: timeout * 1000, prices, runId});
     const r = await collectJudgeBatches(store, runId, {
       api: client.batches, prices, wait: values.wait, pollMs: poll * 1000,
@@ -75,7 +75,5 @@ export async function collectCommand(values: CollectFlags, secrets: Secrets): Pr
     }
     process.stdout.write(redact(lines.join("\n") + "\n", secrets));
     return r.unfinished.length || r.pending.length ? 3 : 0;
-  } finally {
-    store.close();
-  }
+  });
 }

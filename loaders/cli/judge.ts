@@ -11,7 +11,7 @@ import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {DEFAULT_RETRY} from "../run/retry.js";
 import {loadTemplate} from "../run/template.js";
 import {defaultStorePath} from "../store/db.js";
-import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {noStoreToJudge, withCommandStore} from "./command-store.js";
 import {collectCommand, submitCommand} from "./judge-batch.js";
 import {parseCommandLine} from "./args.js";
 
@@ -75,7 +75,8 @@ export async function judgeCommand(argv: string[]): Promise<number> {
     return values.help ? 0 : 1;
   }
   const kind = getJudge(kindName);
-  if (!values.model) throw new Error("--model NAME is required: the judge model");
+  const model = values.model;
+  if (!model) throw new Error("--model NAME is required: the judge model");
   const concurrency = whole("concurrency", values.concurrency, 1) ?? 4;
   const limit = whole("limit", values.limit, 1);
   const repairs = whole("repairs", values.repairs, 0);
@@ -87,20 +88,19 @@ export async function judgeCommand(argv: string[]): Promise<number> {
   const say = (text: string) => process.stderr.write(redact(text, secrets));
 
   const template = loadTemplate(kind.name, kind.placeholders, values.template);
-  const runId = checkRunId(values["run-id"] ?? defaultRunId(kind, values.model, template));
+  const runId = checkRunId(values["run-id"] ?? defaultRunId(kind, model, template));
 
-  const store = await openStoreWhenFree(dbPath);
-  try {
+  return await withCommandStore(dbPath, {missing: noStoreToJudge(dbPath)}, async (store) => {
     const client = createChat({
       store, deferSave: true, baseURL: values["base-url"], concurrency, timeoutMs: timeout * 1000, prices, runId,
       retry: maxRetries === undefined ? {} : {maxRetries},
       onRetry: values.quiet ? undefined : ({attempt, delayMs, reason}) => say(`retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s: ${reason}\n`),
     });
     if (values.batch && !values["dry-run"]) {
-      return await submitCommand(store, kind, client, {model: values.model, template, runId, limit, repairs, includeFailed: values["include-failed"]}, secrets);
+      return await submitCommand(store, kind, client, {model, template, runId, limit, repairs, includeFailed: values["include-failed"]}, secrets);
     }
     const result = await runJudge(store, kind, {
-      model: values.model, chat: client.chat, template, runId, limit, concurrency, repairs, includeFailed: values["include-failed"],
+      model, chat: client.chat, template, runId, limit, concurrency, repairs, includeFailed: values["include-failed"],
       endpoint: client.endpoint, progress: values.quiet ? undefined : stderrProgress(),
       print: values["dry-run"] ? (t) => process.stdout.write(t) : undefined,
     });
@@ -111,9 +111,9 @@ export async function judgeCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const s = client.stats;
-    const cost = s.requests === 0 ? "$0.00" : s.unpriced ? `unknown for ${s.unpriced} request(s) (no price for ${values.model} in the price table)${s.cost ? `, $${s.cost.toFixed(4)} for the rest` : ""}` : `$${s.cost.toFixed(4)}`;
+    const cost = s.requests === 0 ? "$0.00" : s.unpriced ? `unknown for ${s.unpriced} request(s) (no price for ${model} in the price table)${s.cost ? `, $${s.cost.toFixed(4)} for the rest` : ""}` : `$${s.cost.toFixed(4)}`;
     const lines = [
-      `run ${result.runId}: ${kind.name} by ${values.model} (template ${result.template.name}, version ${result.template.version})`,
+      `run ${result.runId}: ${kind.name} by ${model} (template ${result.template.name}, version ${result.template.version})`,
       `  ${result.ok} judged, ${result.failed} failed (raw answers kept in table judgments), ${result.alreadyDone} already done before, of ${result.items}`,
       `  ${s.requests} request(s) to ${client.endpoint}, ${s.cached} answered from the cache, ${s.retries} retried`,
       `  tokens: ${s.promptTokens} prompt + ${s.completionTokens} completion; estimated cost ${cost}${pricedAsNote(s.pricedAs)}`,
@@ -125,7 +125,5 @@ export async function judgeCommand(argv: string[]): Promise<number> {
     }
     process.stdout.write(redact(lines.join("\n") + "\n", secrets));
     return result.unfinished.length ? 3 : 0;
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -1,6 +1,5 @@
 // The `sociometer` command line: import logs, inspect the store, print reports, export tables.
 
-import {existsSync, rmSync} from "node:fs";
 import {basename, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {parseCommandLine} from "./args.js";
@@ -11,7 +10,7 @@ import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress} from "../progress.js";
 import {importSamples} from "../samples.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
-import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {withCommandStore} from "./command-store.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {exportDataset} from "../store/dataset.js";
@@ -87,28 +86,7 @@ Options for every command:
   -h, --help     this text
 `;
 
-async function withStore<T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promise<T>): Promise<T> {
-  if (readOnly && !existsSync(dbPath)) throw new Error(`no store at ${dbPath}; import something first (sociometer import-samples)`);
-  // A command that fails on the store it was about to create leaves nothing: an
-  // empty store of some megabytes would look like data, and say nothing of the failure.
-  let creating = !readOnly && !existsSync(dbPath);
-  let succeeded = false;
-  let store: Store | undefined;
-  try {
-    // Another process (an import, a build taking its copy) may hold the store for a while: wait for it, saying so.
-    // A store held by another is that process's, even if it was created while this one started: never remove it.
-    store = await openStoreWhenFree(dbPath, {readOnly, onWait: (message) => {
-      creating = false;
-      process.stderr.write(`${message}\n`);
-    }});
-    const result = await fn(store);
-    succeeded = true;
-    return result;
-  } finally {
-    store?.close();
-    if (creating && !succeeded) for (const file of [dbPath, `${dbPath}.wal`]) rmSync(file, {force: true});
-  }
-}
+const withStore = <T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promise<T>): Promise<T> => withCommandStore(dbPath, {readOnly}, fn);
 
 function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {

@@ -11,7 +11,7 @@ import {firstPrompt, loadIbTemplates, runInformativeBench, templateId} from "../
 import {questionsFromFile, questionsFromStore, type IbQuestion} from "../run/episodes/informativebench-questions.js";
 import {stableHash, writeJsonl} from "../run/episodes/support.js";
 import type {Store} from "../store/db.js";
-import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {openCommandStore, type CommandStore} from "./command-store.js";
 import {knownDataset} from "../../src/lib/informativebench.js";
 import {parseCommandLine} from "./args.js";
 import {finishRun, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run.js";
@@ -95,9 +95,15 @@ export async function runInformativeBenchCommand(argv: string[], deps: RunDeps =
   const outPath = resolve(values.out ?? join(RUNS_DIR, `informativebench-${runId}.jsonl`));
 
   let store: Store | null = null;
+  // Kept when a failed run wrote to it: its cached answers let the same command resume.
+  let opened: CommandStore | null = null;
+  let threw = false;
   let client: ChatClient | null = null;
   try {
-    if (!values["dry-run"] || !values.input) store = await openStoreWhenFree(dbPath);
+    if (!values["dry-run"] || !values.input) {
+      opened = await openCommandStore(dbPath, {keepOnFailure: true});
+      store = opened.store;
+    }
     let questions: IbQuestion[] = values.input ? questionsFromFile(resolve(values.input)) : await questionsFromStore(store!);
     if (!questions.length) throw new Error(values.input ? `${values.input}: no questions` : `the store at ${dbPath} holds no Schedule questions; import some (sociometer import informativebench-schedules FILE) or give --input FILE`);
     if (wanted.length) {
@@ -132,8 +138,11 @@ export async function runInformativeBenchCommand(argv: string[], deps: RunDeps =
     out(`run ${runId}: ${result.records.length} record(s) written to ${outPath}${kept ? `, after ${kept} the run wrote there before` : ""}` +
       `${failed ? `; ${failed} question(s) failed (no usable answer after ${retries + 1} attempt(s)), recorded without a prediction` : ""}\n`);
     return await finishRun({client, store: values["no-import"] || !records.length ? null : store!, format: "informativebench", outPath, progress, failures: result.failures}, {out, err});
+  } catch (e) {
+    threw = true;
+    throw e;
   } finally {
     progress.finish();
-    store?.close();
+    await opened?.close({failed: threw});
   }
 }

@@ -21,7 +21,7 @@ import {DEFAULT_PRICES_PATH, loadPrices} from "../run/prices.js";
 import {pricedAsNote} from "./judge.js";
 import {loadProfiles, PROFILE_FILES} from "../run/profiles.js";
 import {defaultStorePath, type Store} from "../store/db.js";
-import {openStoreWhenFree} from "../store/wait-for-lock.js";
+import {openCommandStore, type CommandStore} from "./command-store.js";
 import {parseCommandLine, UsageError} from "./args.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -169,11 +169,17 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   let work: () => Promise<{records: unknown[]; failures: EndpointFailure[]}>;
   let format: string;
   let store: Store | null = null;
+  // Kept when a failed run wrote to it: its cached answers let the same command resume.
+  let opened: CommandStore | null = null;
+  let threw = false;
   let client: ChatClient | null = null;
   const chatOf = (): Chat => deps.chat ?? client!.chat;
   try {
     const needStore = !values["dry-run"] || (kind === "hsii" && !values.input) || kind === "stss";
-    if (needStore) store = await openStoreWhenFree(dbPath);
+    if (needStore) {
+      opened = await openCommandStore(dbPath, {keepOnFailure: true});
+      store = opened.store;
+    }
     if (!values["dry-run"] && !deps.chat) {
       client = createChat({
         store: store!, baseURL: values["base-url"], concurrency, runId: `run:${runId}`,
@@ -246,9 +252,12 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
     const kept = records.length - result.records.length;
     out(`run ${runId}: ${result.records.length} record(s) written to ${outPath}${kept ? `, after ${kept} the run wrote there before` : ""}\n`);
     return await finishRun({client, store: values["no-import"] || !records.length ? null : store!, format, outPath, progress, failures: result.failures}, {out, err});
+  } catch (e) {
+    threw = true;
+    throw e;
   } finally {
     progress.finish();
-    store?.close();
+    await opened?.close({failed: threw});
   }
 }
 
