@@ -9,7 +9,7 @@ import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress, silentProgress, type Progress} from "../progress.js";
-import type {Chat} from "../run/chat.js";
+import {committedChat, type Chat} from "../run/chat.js";
 import {createChat, DEFAULT_BASE_URL, displayEndpoint, type ChatClient} from "../run/client.js";
 import {casesFromFile, casesFromStore, hsiiPrompt, runHsii, type HsiiCase} from "../run/episodes/hsii.js";
 import {chainSetup, lifelongChains, MEMORY_MODES, runLifelong, type MemoryMode} from "../run/episodes/lifelong.js";
@@ -173,7 +173,8 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
   let opened: CommandStore | null = null;
   let threw = false;
   let client: ChatClient | null = null;
-  const chatOf = (): Chat => deps.chat ?? client!.chat;
+  // Answers are committed before a runner sees them; the request's slot is free while that runs (deferSave).
+  const chatOf = (): Chat => deps.chat ?? committedChat(client!.chat);
   try {
     const needStore = !values["dry-run"] || (kind === "hsii" && !values.input) || kind === "stss";
     if (needStore) {
@@ -182,7 +183,7 @@ export async function runCommand(argv: string[], deps: RunDeps = {}): Promise<nu
     }
     if (!values["dry-run"] && !deps.chat) {
       client = createChat({
-        store: store!, baseURL: values["base-url"], concurrency, runId: `run:${runId}`,
+        store: store!, deferSave: true, baseURL: values["base-url"], concurrency, runId: `run:${runId}`,
         prices,
         onRetry: ({attempt, delayMs, reason}) => err(`retry ${attempt} in ${(delayMs / 1000).toFixed(1)} s: ${reason}\n`),
       });

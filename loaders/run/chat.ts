@@ -43,3 +43,17 @@ export interface ChatResponse {
 }
 
 export type Chat = (request: ChatRequest) => Promise<ChatResponse>;
+
+/**
+ * `chat` with each answer committed to the cache before it is returned, so a
+ * run killed at any moment resumes without asking anything twice. Over a
+ * client made with deferSave the request's slot is free while the commit runs,
+ * so other requests go out meanwhile.
+ */
+export function committedChat(chat: Chat): Chat {
+  return async (request) => {
+    const response = await chat(request);
+    await response.saved;
+    return response;
+  };
+}

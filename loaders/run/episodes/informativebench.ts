@@ -8,7 +8,7 @@
 // the prompt and whose social network is two people. The questions, and what
 // each agent sees of them, come from informativebench-questions.ts.
 
-import type {Chat} from "../chat.js";
+import {committedChat, type Chat} from "../chat.js";
 import {fill, loadTemplate, type Template} from "../template.js";
 import {askValidated, jsonObjectOf, type Attempt, type Check} from "./answer.js";
 import type {IbQuestion} from "./informativebench-questions.js";
@@ -320,13 +320,8 @@ export async function runInformativeBench(chat: Chat, questions: readonly IbQues
   const totals: RunTotals = {requests: 0, promptTokens: 0, completionTokens: 0};
   const failures: EndpointFailure[] = [];
   let done = 0;
-  // Every answer is in the cache before the step that depends on it is asked, so a run killed at any moment resumes
-  // without asking anything twice. A client made with deferSave frees its request slot while the commit runs.
-  const committed: Chat = async (request) => {
-    const response = await chat(request);
-    await response.saved;
-    return response;
-  };
+  // Every answer is in the cache before the step that depends on it is asked.
+  const committed = committedChat(chat);
   const outcomes = await mapPool(questions, o.concurrency, async (q) => {
     try {
       const played = await playQuestion(committed, q, {...o, sample: sampleOf(o.runId)});
