@@ -7,7 +7,6 @@ import {createHash} from "node:crypto";
 import {existsSync, statSync, writeFileSync} from "node:fs";
 import {basename, resolve} from "node:path";
 import {rows, type Store} from "../store/db.js";
-import {countSpokenWords} from "../store/spoken-words.js";
 import {silentProgress, type Progress} from "../progress.js";
 import {ImportError, RecordProblem} from "./errors.js";
 import {batchNames} from "./batch.js";
@@ -296,7 +295,6 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     writer.close();
     await writer.flushTables();
     writer = null;
-    if (added.size) await countSpokenWords(conn, planned.map((p) => sourceIdOf(p.path)));
     progress.finish();
 
     if (ratingsItems > 0) {
