@@ -339,9 +339,10 @@ export async function importFiles(store: Store, formatName: string, paths: reado
 
 /**
  * DuckDB's memory for an import. Its default limit is 80% of the machine's
- * RAM, and an import's appended row groups, once written to the store file,
- * stay cached up to it: a million-episode dump took the import past 4 GiB of
- * RSS. Under this limit they are evicted instead (they are on disk already).
+ * RAM, which lets the blocks of a large import's row groups stay cached long
+ * after they are written to the store file; under this bound they are evicted
+ * instead. With it a million-episode dump imported at 2.4 GiB peak RSS, of
+ * which DuckDB held about 1 GiB (BENCHMARKS.md, import).
  */
 export const IMPORT_MEMORY_LIMIT_BYTES = 2 * 2 ** 30;
 
