@@ -3,6 +3,7 @@
 // strings (dimension, rater, model, action type) travel once per batch as a
 // dictionary, and the main thread only walks arrays to append rows.
 
+import {spokenWords} from "../store/spoken-words.js";
 import type {EpisodeRecord} from "./records.js";
 
 /** Stands for NULL in an integer column (seats and chain positions are never this small). */
@@ -49,6 +50,8 @@ export interface EpisodeBatch {
     agent: Int32Array;
     actionCode: Int32Array;
     content: string[];
+    /** The message's spoken_words count (spokenWords), counted here in the worker; NULL_INT: the message gets no row. */
+    words: Int32Array;
   };
   ratings: {
     start: Int32Array;
@@ -67,7 +70,7 @@ export function transferables(b: EpisodeBatch): ArrayBuffer[] {
   const arrays = [
     b.line, b.episodes.benchmarkCode, b.episodes.chain_index, b.episodes.synthetic, b.episodes.judgeFailed,
     b.participants.start, b.participants.agent, b.participants.modelCode,
-    b.messages.start, b.messages.turn, b.messages.agent, b.messages.actionCode,
+    b.messages.start, b.messages.turn, b.messages.agent, b.messages.actionCode, b.messages.words,
     b.ratings.start, b.ratings.agent, b.ratings.dimensionCode, b.ratings.raterCode, b.ratings.raterKindCode, b.ratings.value, b.ratings.runCode,
   ];
   return arrays.map((a) => a.buffer as ArrayBuffer);
@@ -86,7 +89,7 @@ export class BatchBuilder {
     split: [] as (string | null)[], tag: [] as (string | null)[], synthetic: [] as number[], settings: [] as (string | null)[], judgeFailed: [] as number[],
   };
   private p = {start: [0], agent: [] as number[], agent_ref: [] as (string | null)[], modelCode: [] as number[], character: [] as (string | null)[], goal: [] as (string | null)[], background: [] as (string | null)[]};
-  private m = {start: [0], turn: [] as number[], agent: [] as number[], actionCode: [] as number[], content: [] as string[]};
+  private m = {start: [0], turn: [] as number[], agent: [] as number[], actionCode: [] as number[], content: [] as string[], words: [] as number[]};
   private r = {
     start: [0], agent: [] as number[], dimensionCode: [] as number[], raterCode: [] as number[], raterKindCode: [] as number[],
     value: [] as number[], rationale: [] as (string | null)[], runCode: [] as number[],
@@ -143,6 +146,7 @@ export class BatchBuilder {
       m.agent.push(int(x.agent));
       m.actionCode.push(this.code(x.action_type));
       m.content.push(x.content);
+      m.words.push(int(spokenWords(x.action_type, x.agent, x.content)));
       this.chars += x.content.length;
     }
     m.start.push(m.turn.length);
@@ -174,7 +178,10 @@ export class BatchBuilder {
         synthetic: Uint8Array.from(e.synthetic), judgeFailed: Uint8Array.from(e.judgeFailed),
       },
       participants: {...p, start: Int32Array.from(p.start), agent: Int32Array.from(p.agent), modelCode: Int32Array.from(p.modelCode)},
-      messages: {...m, start: Int32Array.from(m.start), turn: Int32Array.from(m.turn), agent: Int32Array.from(m.agent), actionCode: Int32Array.from(m.actionCode)},
+      messages: {
+        ...m, start: Int32Array.from(m.start), turn: Int32Array.from(m.turn), agent: Int32Array.from(m.agent), actionCode: Int32Array.from(m.actionCode),
+        words: Int32Array.from(m.words),
+      },
       ratings: {
         ...r, start: Int32Array.from(r.start), agent: Int32Array.from(r.agent), dimensionCode: Int32Array.from(r.dimensionCode),
         raterCode: Int32Array.from(r.raterCode), raterKindCode: Int32Array.from(r.raterKindCode), value: Float64Array.from(r.value), runCode: Int32Array.from(r.runCode),

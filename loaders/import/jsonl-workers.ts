@@ -40,6 +40,36 @@ if (workerData.tsx) require(workerData.tsx).register();
 require(workerData.module);
 `;
 
+/** Segments the reading thread may hold read ahead of their turn. */
+const MAX_AHEAD = 2;
+
+/** A segment read on the reading thread: its items and bytes, kept until its turn (or what stopped the read). */
+interface ReadHere {
+  items: {item: ReadItem; offset: number}[];
+  bytes: [Uint8Array, number][];
+  lines: number;
+  reached: number;
+  failure: unknown;
+}
+
+/** Reads and parses segment `segment` on this thread, as a worker would, holding the result for its turn. */
+function readHere(fd: number, segment: number, segmentBytes: number, size: number, toItem: (doc: Json, line: number) => ReadItem): ReadHere {
+  const end = Math.min(size, (segment + 1) * segmentBytes);
+  const out: ReadHere = {items: [], bytes: [], lines: 0, reached: end, failure: null};
+  try {
+    for (const {number, text, offset} of readSegmentLines(fd, segment * segmentBytes, end, (b, at) => out.bytes.push([b, at]))) {
+      out.lines = number;
+      out.reached = Math.max(out.reached, offset);
+      const item = jsonlItem(number, text, toItem);
+      if (item) out.items.push({item, offset});
+    }
+  } catch (e) {
+    // Thrown at the segment's turn, after the items read before it, so an earlier bad line is still the one reported.
+    out.failure = e;
+  }
+  return out;
+}
+
 /** tsx's CommonJS register API, by path. */
 const tsxApi = (): string => createRequire(import.meta.url).resolve("tsx/cjs/api");
 
@@ -58,9 +88,11 @@ const workerFlags = (): string[] => {
 /**
  * The records of the JSONL file `source`, read by up to `plan.workers` threads
  * running `workerModule` (a module that calls serveSegments with the same
- * `toItem`). Until a worker has posted anything (starting one takes about a
- * tenth of a second), this thread reads the next segments itself. Progress
- * reports bytes read, in order.
+ * `toItem`). Whenever this thread would wait for a worker (before the first
+ * is up: starting one takes about a tenth of a second; or when its appends
+ * have caught up with the parsing), it reads the next segment nobody has
+ * taken itself, so on two cores neither thread sits idle while the other
+ * parses. Progress reports bytes read, in order.
  *
  * The fingerprint: sha256 cannot be put together from hashes of parts, so the
  * workers post the very buffers they parsed (moved, not copied), and they go
@@ -85,7 +117,6 @@ export async function* readJsonlInWorkers(
   const counters = new Int32Array(inFlight);
   const arrived = new Map<number, SegmentMessage[]>();
   let wake = () => {};
-  let heard = false;
   let running = count;
   let failure: Error | null = null;
   const tsx = workerModule.pathname.endsWith(".ts") ? tsxApi() : null;
@@ -97,7 +128,6 @@ export async function* readJsonlInWorkers(
     };
     const worker = new Worker(BOOT, {eval: true, execArgv, workerData: {...work, module: fileURLToPath(workerModule), tsx}});
     worker.on("message", (m: SegmentMessage) => {
-      heard = true;
       const queue = arrived.get(m.segment);
       if (queue) queue.push(m);
       else arrived.set(m.segment, [m]);
@@ -114,8 +144,12 @@ export async function* readJsonlInWorkers(
     return worker;
   });
 
-  /** The next message about `segment`, from whichever worker claimed it. */
-  const take = async (segment: number): Promise<SegmentMessage> => {
+  /**
+   * The next message about `segment`, from whichever worker claimed it, or
+   * null once `instead` did some work of its own (it returns false when it
+   * has none) rather than wait.
+   */
+  const take = async (segment: number, instead: () => boolean): Promise<SegmentMessage | null> => {
     for (let drained = false; ; ) {
       const queue = arrived.get(segment);
       if (queue?.length) {
@@ -126,6 +160,7 @@ export async function* readJsonlInWorkers(
         return m;
       }
       if (failure) throw failure;
+      if (instead()) return null;
       if (running === 0) {
         // Messages a worker posted just before it ended may still be on their way: one more turn of the event loop for them.
         if (drained) throw new Error(`reading ${path}: the workers stopped before sending segment ${segment}`);
@@ -143,29 +178,38 @@ export async function* readJsonlInWorkers(
     if (bytes > shown) onProgress((shown = bytes));
   };
   const claimed = new Int32Array(claims);
-  const give = (bytes: Uint8Array, at: number) => source.give(bytes, at);
+  /** Segments this thread read itself, ahead of their turn, while it waited for a worker. */
+  const ahead = new Map<number, ReadHere>();
+  /** Claims the next segment nobody has taken, if that is `segment` (any segment when -1), and reads it here. */
+  const readNextHere = (segment: number): boolean => {
+    const next = Atomics.load(claimed, 0);
+    if (next >= segments || (segment !== -1 && next !== segment)) return false;
+    if (Atomics.compareExchange(claimed, 0, next, next + 1) !== next) return false;
+    ahead.set(next, readHere(source.fd, next, plan.segmentBytes, size, toItem));
+    return true;
+  };
   try {
     let lineBase = 0;
     for (let segment = 0; segment < segments; segment++) {
-      if (!heard && Atomics.compareExchange(claimed, 0, segment, segment + 1) === segment) {
-        // No worker is running yet and none has taken this segment: read it here.
-        const end = Math.min(size, (segment + 1) * plan.segmentBytes);
-        let lines = 0;
-        let reached = end; // the segment's last line may run past its end
-        for (const {number, text, offset} of readSegmentLines(source.fd, segment * plan.segmentBytes, end, give)) {
-          lines = number;
-          reached = Math.max(reached, offset);
-          const item = jsonlItem(number, text, toItem);
-          progress(offset);
-          if (item) yield "line" in item ? {...item, line: item.line + lineBase} : item;
-        }
-        lineBase += lines;
-        progress(reached);
-        await new Promise((resolve) => setImmediate(resolve)); // lets a worker's first message in
-        continue;
-      }
       for (;;) {
-        const m = await take(segment);
+        const here = ahead.get(segment);
+        if (here) {
+          ahead.delete(segment);
+          for (const [bytes, at] of here.bytes) source.give(bytes, at);
+          for (const {item, offset} of here.items) {
+            progress(offset);
+            yield "line" in item ? {...item, line: item.line + lineBase} : item;
+          }
+          if (here.failure) throw here.failure;
+          lineBase += here.lines;
+          progress(here.reached);
+          await new Promise((resolve) => setImmediate(resolve)); // lets the workers' messages in
+          break;
+        }
+        // This thread reads a segment itself when it would otherwise wait: the turn's own segment if no worker
+        // has taken it (before any is up), else the next one nobody has taken, up to MAX_AHEAD (bounds memory).
+        const m = await take(segment, () => readNextHere(segment) || (ahead.size < MAX_AHEAD && readNextHere(-1)));
+        if (m === null) continue;
         if (m.type === "end") {
           lineBase += m.lines;
           progress(m.bytes);

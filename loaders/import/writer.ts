@@ -4,6 +4,7 @@
 import {BIGINT, DOUBLE, INTEGER, LIST, listValue, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue} from "@duckdb/node-api";
 import {NULL_INT, type EpisodeBatch} from "./batch.js";
 import type {EpisodeRecord, RatingRecord} from "./records.js";
+import {spokenWords} from "../store/spoken-words.js";
 
 /** A JS value as a bound DuckDB parameter (arrays become lists). */
 function toDuck(v: unknown): DuckDBValue {
@@ -37,6 +38,7 @@ export class StoreWriter {
     private readonly participants: DuckDBAppender,
     private readonly messages: DuckDBAppender,
     private readonly ratings: DuckDBAppender,
+    private readonly spokenWords: DuckDBAppender,
   ) {}
 
   static async open(conn: DuckDBConnection): Promise<StoreWriter> {
@@ -46,6 +48,7 @@ export class StoreWriter {
       await conn.createAppender("participants"),
       await conn.createAppender("messages"),
       await conn.createAppender("ratings"),
+      await conn.createAppender("spoken_words"),
     );
   }
 
@@ -85,6 +88,8 @@ export class StoreWriter {
       c.appendVarchar(m.action_type);
       c.appendVarchar(m.content);
       c.endRow();
+      const words = spokenWords(m.action_type, m.agent, m.content);
+      if (words !== null) this.spoken(e.episode_id, seq, m.agent!, words);
     });
     for (const r of e.ratings) this.rating(r, sourceId);
     for (const [table, rows] of Object.entries(e.tables ?? {})) {
@@ -140,6 +145,7 @@ export class StoreWriter {
         ma.appendVarchar(dict[m.actionCode[k]]);
         ma.appendVarchar(m.content[k]);
         ma.endRow();
+        if (m.words[k] !== NULL_INT) this.spoken(id, k - first, m.agent[k], m.words[k]);
       }
       for (let k = r.start[i]; k < r.start[i + 1]; k++) {
         ra.appendVarchar(id);
@@ -200,6 +206,16 @@ export class StoreWriter {
     return out;
   }
 
+  /** One spoken_words row: the message at `seq` of `episodeId`, spoken from seat `agent`. */
+  private spoken(episodeId: string, seq: number, agent: number, words: number): void {
+    const a = this.spokenWords;
+    a.appendVarchar(episodeId);
+    a.appendInteger(seq);
+    a.appendInteger(agent);
+    a.appendInteger(words);
+    a.endRow();
+  }
+
   rating(r: RatingRecord, sourceId: string): void {
     const a = this.ratings;
     a.appendVarchar(r.episode_id);
@@ -216,10 +232,14 @@ export class StoreWriter {
 
   /** Flushes every appender so the rows are visible to queries in the same transaction. */
   flush(): void {
-    for (const a of [this.episodes, this.participants, this.messages, this.ratings]) a.flushSync();
+    for (const a of this.appenders()) a.flushSync();
   }
 
   close(): void {
-    for (const a of [this.episodes, this.participants, this.messages, this.ratings]) a.closeSync();
+    for (const a of this.appenders()) a.closeSync();
+  }
+
+  private appenders(): DuckDBAppender[] {
+    return [this.episodes, this.participants, this.messages, this.ratings, this.spokenWords];
   }
 }

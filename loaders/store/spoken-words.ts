@@ -1,28 +1,51 @@
-// Counts the words of the spoken messages an import wrote, into spoken_words
-// (migration 009), so that no build has to split every message of the store.
-
-import {listValue, type DuckDBConnection} from "@duckdb/node-api";
+// What a word of a spoken message is (spoken_words, migration 009), defined
+// twice and held equal by test/store/spoken-words.test.ts: in SQL, which the
+// migration ran over the messages of stores made before it, and in JS, which
+// every import runs where it has each message's text in hand (the parse
+// worker for the SOTOPIA dump, the store writer otherwise), so no import or
+// build has to split every message again.
 
 /**
- * What a word is, for the words-per-turn chart (SOTOPIA §7): a run of
- * non-whitespace in the message's text trimmed of spaces. Migration 009 holds
- * the same expression for the messages of stores made before it.
+ * The words of a spoken message, for the words-per-turn chart (SOTOPIA §7): a
+ * run of non-whitespace in the message's text trimmed of spaces. Migration 009
+ * holds the same expression, with the filter `trim(content) <> ''`.
  */
 export const WORD_COUNT_SQL = "len(regexp_split_to_array(trim(content), '\\s+'))";
 
 /**
- * Adds the spoken_words rows of every episode the sources `sourceIds` hold.
- * Runs inside the import's transaction after its rows are appended, and reads
- * only those sources' messages, so its cost follows the import, not the store.
+ * DuckDB's one-argument trim() removes Unicode space separators (general
+ * category Zs, through utf8proc) from both ends, and nothing else: not tabs,
+ * newlines, U+2028 or zero-width spaces. Every Zs code point is in the BMP,
+ * so one UTF-16 code unit is one code point here.
  */
-export async function countSpokenWords(conn: DuckDBConnection, sourceIds: readonly string[]): Promise<void> {
-  if (!sourceIds.length) return;
-  await conn.run(
-    `INSERT INTO spoken_words
-     SELECT m.episode_id, m.seq, m.agent, ${WORD_COUNT_SQL}
-     FROM messages m
-     SEMI JOIN (SELECT episode_id FROM episodes WHERE list_contains($1, source_id)) mine USING (episode_id)
-     WHERE m.action_type = 'speak' AND m.agent IS NOT NULL AND trim(m.content) <> ''`,
-    [listValue([...sourceIds])],
-  );
+const isTrimmed = (c: number): boolean =>
+  c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x202f || c === 0x205f || c === 0x3000;
+
+/** RE2's \s: ASCII tab, newline, form feed, carriage return and space; not \v, not any Unicode space. */
+const isSplit = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d;
+
+/**
+ * WORD_COUNT_SQL of `content` under migration 009's filter: null for a message
+ * that gets no spoken_words row (not action_type 'speak', no seat, or blank
+ * once trimmed). Splitting keeps empty pieces at either end, as
+ * regexp_split_to_array does ("\tHi" is two words: trim leaves the tab).
+ */
+export function spokenWords(actionType: string, agent: number | null, content: string): number | null {
+  if (actionType !== "speak" || agent === null) return null;
+  let start = 0;
+  let end = content.length;
+  while (start < end && isTrimmed(content.charCodeAt(start))) start++;
+  while (end > start && isTrimmed(content.charCodeAt(end - 1))) end--;
+  if (start === end) return null;
+  let words = 1;
+  let inGap = false;
+  for (let i = start; i < end; i++) {
+    if (isSplit(content.charCodeAt(i))) {
+      if (!inGap) words++;
+      inGap = true;
+    } else {
+      inGap = false;
+    }
+  }
+  return words;
 }

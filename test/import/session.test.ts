@@ -305,3 +305,36 @@ describe("paths decide first", () => {
     ]);
   });
 });
+
+describe("DuckDB's memory during an import", () => {
+  const limitOf = async (conn: Parameters<typeof rows>[0]) =>
+    (await rows<{limit: string}>(conn, "SELECT current_setting('memory_limit') AS limit"))[0].limit;
+
+  it("is bounded to 2 GiB while the import runs, and the store's own limit comes back after it, succeeded or failed", async () => {
+    const store = await tempStore();
+    await store.conn.run("SET memory_limit = '8GB'");
+    expect(await limitOf(store.conn)).toBe("7.4 GiB");
+    const reader = await store.reader();
+    const during: Promise<string>[] = [];
+    const progress = {start: () => void during.push(limitOf(reader)), update: () => {}, finish: () => {}};
+    // Three imports in a row: the limit put back is the one shown before, not a little lower each time.
+    for (const id of ["a", "b", "c"]) {
+      await importFiles(store, "sotopia", [writeFile(store.dir, `${id}.jsonl`, jsonl([dumpRecord(id)]))], {progress});
+      expect(await limitOf(store.conn)).toBe("7.4 GiB");
+    }
+    expect(await Promise.all(during)).toEqual(["2.0 GiB", "2.0 GiB", "2.0 GiB"]);
+    await expectRejected(store, "sotopia", [writeFile(store.dir, "bad.jsonl", jsonl([dumpRecord("d", {raw_rewards: scores({goal: 11})})]))]);
+    expect(await limitOf(store.conn)).toBe("7.4 GiB");
+  });
+
+  it("is left alone when the store's limit is 2 GiB or less", async () => {
+    const store = await tempStore();
+    await store.conn.run("SET memory_limit = '500MB'");
+    const reader = await store.reader();
+    const during: Promise<string>[] = [];
+    const progress = {start: () => void during.push(limitOf(reader)), update: () => {}, finish: () => {}};
+    await importFiles(store, "sotopia", [writeFile(store.dir, "a.jsonl", jsonl([dumpRecord("a")]))], {progress});
+    expect(await Promise.all(during)).toEqual(["476.8 MiB"]);
+    expect(await limitOf(store.conn)).toBe("476.8 MiB");
+  });
+});

@@ -8,6 +8,10 @@ import {closeSync, openSync, readFileSync, utimesSync, writeFileSync} from "node
 import {join} from "node:path";
 import {ImportError} from "../../loaders/import/errors.js";
 import {readLines, readSegmentLines} from "../../loaders/import/files.js";
+import {readJsonlInWorkers} from "../../loaders/import/jsonl-workers.js";
+import type {ReadItem} from "../../loaders/import/records.js";
+import {episodeItem} from "../../loaders/import/sotopia.js";
+import {SourceFile} from "../../loaders/import/source-file.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {dumpReading} from "../../loaders/import/sotopia.js";
 import {rows} from "../../loaders/store/db.js";
@@ -206,5 +210,41 @@ describe("sotopia dump read by worker threads", () => {
     await reading(2, () => importFiles(store, "sotopia", [SAMPLES]), 1500);
     const sha = createHash("sha256").update(readFileSync(SAMPLES)).digest("hex");
     expect(await rows(store.conn, "SELECT sha256 FROM sources")).toEqual([{sha256: sha}]);
+  });
+});
+
+describe("the reading thread while a worker parses", () => {
+  it("reads the next segments nobody has taken itself instead of waiting, and yields every line once, in order", async () => {
+    const records = Array.from({length: 300}, (_, i) => dumpRecord(`r${String(i).padStart(3, "0")}`));
+    const path = writeFile(tempDir(), "slow.jsonl", jsonl(records));
+    const source = SourceFile.untracked(path);
+    const seen: {kind: ReadItem["kind"]; ids: string[]; lines: number[]}[] = [];
+    try {
+      // One line a segment. This thread takes 5 ms a line, so the worker is up before it is through the file;
+      // the worker takes 20 ms a line, so this thread, waiting for it, has time to read segments of its own.
+      const segmentBytes = records.reduce((least, r) => Math.min(least, JSON.stringify(r).length), Infinity);
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const slowly = (doc: Parameters<typeof episodeItem>[0], line: number) => {
+        Atomics.wait(pause, 0, 0, 5);
+        return episodeItem(doc, line, false);
+      };
+      const read = readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), slowly, {workers: 1, segmentBytes});
+      for await (const item of read) {
+        if (item.kind === "batch") {
+          const b = item.batch;
+          seen.push({kind: "batch", ids: b.episodes.episode_id, lines: Array.from(b.line)});
+        } else if (item.kind === "episode") {
+          seen.push({kind: "episode", ids: [item.episode.episode_id], lines: [item.line]});
+        }
+      }
+    } finally {
+      source.close();
+    }
+    expect(seen.flatMap((s) => s.ids)).toEqual(records.map((r) => r.episode_id));
+    expect(seen.flatMap((s) => s.lines)).toEqual(records.map((_, i) => i + 1));
+    // Both threads parsed: some lines came from the worker, and this thread read lines after the worker's first batch.
+    const firstBatch = seen.findIndex((s) => s.kind === "batch");
+    expect(firstBatch).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(firstBatch).some((s) => s.kind === "episode")).toBe(true);
   });
 });
