@@ -24,7 +24,7 @@ const words = (side: Record<string, string>) => Object.entries(side).map(([k, v]
 const median = (xs: readonly number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** N episodes of two seats, seat 1 scored on the seven dimensions in runs v1 and v2 (v2 adds 0.3 to goal). */
-async function fill(store: Store, n: number, log: (message: string) => void): Promise<void> {
+export async function fill(store: Store, n: number, log: (message: string) => void): Promise<void> {
   // A shared machine: DuckDB's default (80% of RAM) got the filling process killed.
   await store.conn.run("SET memory_limit = '2GB'");
   await store.conn.run(`INSERT INTO sources VALUES ('bench', '/bench/ratings.csv', 'sotopia-ratings', '0', 0, now(), ${n}, 0, NULL)`);

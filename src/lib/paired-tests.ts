@@ -120,32 +120,28 @@ export function pairedBootstrap(differences: ArrayLike<number>, options: Resampl
 export function pairedBootstraps(differences: readonly ArrayLike<number>[], options: ResampleOptions & {clusterOf?: ArrayLike<number>} = {}): BootstrapInterval[] {
   const n = differences[0]?.length ?? 0;
   for (const d of differences) if (d.length !== n) throw new RangeError(`paired bootstraps share their pairs: got ${d.length} and ${n} differences`);
-  // bootstrapIntervals asks every statistic, in order, about the same
-  // weights: the first computes all the means in one pass over the weights
-  // (each mean summed in the same order as alone, so the same bits), the
-  // others read theirs from that pass.
-  // Metric-major within each pair (pair i's metrics side by side), so the pass reads memory in order.
-  const metrics = differences.length;
-  const values = new Float64Array(n * metrics);
-  differences.forEach((d, m) => {
-    for (let i = 0; i < n; i++) values[i * metrics + m] = d[i];
-  });
-  const sums = new Float64Array(metrics);
+  // Each metric's resampled mean sums weight × difference over the pairs in
+  // pair order, so one metric's mean has the same bits alone or with others.
+  // An undrawn pair adds 0 × d = ±0, which leaves a sum started at +0 as it
+  // was, so the sum needs no test per pair unless some difference is not
+  // finite (0 × ∞ is NaN): then undrawn pairs are skipped.
+  const columns = differences.map((d) => Float64Array.from(d));
+  const finite = columns.every((d) => d.every(Number.isFinite));
   let total = 0;
-  const allMeans = (w: Float64Array): void => {
-    sums.fill(0);
-    total = 0;
-    for (let i = 0; i < n; i++) {
-      const wi = w[i];
-      if (wi === 0) continue;
-      const base = i * metrics;
-      for (let m = 0; m < metrics; m++) sums[m] += wi * values[base + m];
-      total += wi;
-    }
-  };
   const meanAt = (m: number) => (w: Float64Array): number => {
-    if (m === 0) allMeans(w);
-    return total > 0 ? sums[m] / total : NaN;
+    if (m === 0) {
+      total = 0;
+      for (let i = 0; i < n; i++) total += w[i];
+    }
+    if (!(total > 0)) return NaN;
+    const d = columns[m];
+    let sum = 0;
+    if (finite) {
+      for (let i = 0; i < n; i++) sum += w[i] * d[i];
+    } else {
+      for (let i = 0; i < n; i++) if (w[i] !== 0) sum += w[i] * d[i];
+    }
+    return sum / total;
   };
   return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map((_, m) => meanAt(m)), options);
 }
