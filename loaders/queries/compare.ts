@@ -9,8 +9,12 @@
 /** The file name an episode or score was imported from: what `source=` names. */
 const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;
 
-/** A task's characters (profile ids, else names, else seat numbers), sorted: with the scenario, what SOTOPIA calls a task (§7). */
-const CHARACTERS = "string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCHAR), ' & ' ORDER BY coalesce(q.agent_ref, q.character, q.agent::VARCHAR))";
+/**
+ * A task's characters (profile ids, else names, else seat numbers), sorted: with the scenario, what SOTOPIA calls a task (§7).
+ * A list sorted after aggregating, not string_agg(… ORDER BY …): an ordered aggregate sorts group by group, and at 100k
+ * episodes took 8 of the rows' 16 s; both sort the same texts the same way.
+ */
+const CHARACTERS = "array_to_string(list_sort(list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR))), ' & ')";
 
 /**
  * SOTOPIA: the seven dimensions and overall (their mean, for an instance rated
@@ -21,7 +25,7 @@ const CHARACTERS = "string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCH
 export const SOTOPIA_COMPARE_SQL = `
 WITH seat AS (
   SELECT p.episode_id, p.agent, p.model,
-         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
+         coalesce(array_to_string(list_sort(list(q.model) FILTER (WHERE q.agent <> p.agent AND q.model IS NOT NULL)), ' + '), '') AS partner,
          coalesce(any_value(e.scenario_id), any_value(e.scenario), '') AS scenario,
          ${CHARACTERS} AS characters
   FROM participants p
