@@ -80,7 +80,7 @@ export async function readCodedRows(file: ParquetFile, url: string, say: (text: 
         dictTexts.push(texts.getChild("dict_text") as Column<string>);
       }
       read += table.numRows;
-      say(`Reading the rows in a background worker: ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}…`);
+      say(`Reading the rows: ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}…`);
     }
   } finally {
     for (const group of groups) group.free();
@@ -165,6 +165,8 @@ function codedItems(keys: number): CodedItems {
  */
 export function compareCoded(benchmark: CompareBenchmark, rows: CodedRows, a: Side, b: Side, options: CompareOptions): Comparison {
   const pairing = checkedPairing(a, b);
+  const say = options.onStep ?? (() => {});
+  say(`Picking the rows of side A or B among ${rows.count.toLocaleString("en-US")}…`);
   const wantA = wantedCodes(rows, a);
   const wantB = wantedCodes(rows, b);
   const sided: number[] = [];
@@ -173,6 +175,7 @@ export function compareCoded(benchmark: CompareBenchmark, rows: CodedRows, a: Si
   const present = matched.filter((k) => sided.some((r) => rows.codes[column(k)][r] !== -1));
   // A matched key's text is part of the item key: compareRuns builds those keys from the rows themselves.
   if (present.length) return compareRuns(benchmark, sided.map((r) => rowObject(rows, r)), a, b, options);
+  say(`Pairing the ${sided.length.toLocaleString("en-US")} rows of side A or B item by item…`);
   const apart = distinguishingKeys(a, b).map((k) => rows.codes[column(k)]);
   const tellsApart = (r: number): boolean => {
     for (const codes of apart) if (codes[r] !== -1) return true;

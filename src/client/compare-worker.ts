@@ -11,7 +11,6 @@
 // that a newer request overtook while it waited is answered "superseded" unrun.
 
 import {ParquetFile} from "parquet-wasm/esm";
-import {DEFAULT_RESAMPLES} from "../lib/resample.js";
 import {compareCoded, readCodedRows, type CodedRows} from "./compare-coded.js";
 import {forPage, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import {initParquetOnce} from "./parquet.js";
@@ -32,7 +31,7 @@ export type WorkerAnswer =
 let decoded: {url: string; rows: Promise<CodedRows>} | null = null;
 
 async function fetchAndDecode(url: string, say: (text: string) => void): Promise<CodedRows> {
-  say("Fetching the rows in a background worker…");
+  say("Fetching the rows…");
   const [response] = await Promise.all([fetch(url), initParquetOnce()]);
   if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
   const file = await ParquetFile.fromFile(await response.blob());
@@ -65,9 +64,9 @@ self.onmessage = (event: MessageEvent<WorkerAsk>) => {
   queue = queue.then(async () => {
     if (id < newest) return post({id, type: "error", message: "superseded by a newer choice"});
     try {
-      const rows = await codedRows(url, (text) => post({id, type: "progress", text}));
-      post({id, type: "progress", text: `Pairing the sides' items among ${rows.count.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? DEFAULT_RESAMPLES).toLocaleString("en-US")} resamples) in a background worker…`});
-      const comparison = forPage(compareCoded(request.benchmark, rows, request.a, request.b, request.options));
+      const say = (text: string) => post({id, type: "progress", text: `In a background worker: ${text}`});
+      const rows = await codedRows(url, say);
+      const comparison = forPage(compareCoded(request.benchmark, rows, request.a, request.b, {...request.options, onStep: say}));
       post({id, type: "result", comparison});
     } catch (e) {
       post({id, type: "error", message: e instanceof Error ? e.message : String(e)});
