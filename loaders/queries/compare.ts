@@ -9,8 +9,12 @@
 /** The file name an episode or score was imported from: what `source=` names. */
 const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;
 
-/** A task's characters (profile ids, else names, else seat numbers), sorted: with the scenario, what SOTOPIA calls a task (§7). */
-const CHARACTERS = "string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCHAR), ' & ' ORDER BY coalesce(q.agent_ref, q.character, q.agent::VARCHAR))";
+/**
+ * A task's characters (profile ids, else names, else seat numbers), sorted: with the scenario, what SOTOPIA calls a task (§7).
+ * A list sorted after aggregating, not string_agg(… ORDER BY …): an ordered aggregate sorts group by group, and at 100k
+ * episodes took 8 of the rows' 16 s; both sort the same texts the same way.
+ */
+const CHARACTERS = "array_to_string(list_sort(list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR))), ' & ')";
 
 /**
  * SOTOPIA: the seven dimensions and overall (their mean, for an instance rated
@@ -19,16 +23,23 @@ const CHARACTERS = "string_agg(coalesce(q.agent_ref, q.character, q.agent::VARCH
  * seat; instance = episode and seat; cluster = scenario.
  */
 export const SOTOPIA_COMPARE_SQL = `
-WITH seat AS (
-  SELECT p.episode_id, p.agent, p.model,
-         coalesce(string_agg(q.model, ' + ' ORDER BY q.model) FILTER (WHERE q.agent <> p.agent), '') AS partner,
-         coalesce(any_value(e.scenario_id), any_value(e.scenario), '') AS scenario,
-         ${CHARACTERS} AS characters
-  FROM participants p
-  JOIN participants q USING (episode_id)
-  JOIN episodes e ON e.episode_id = p.episode_id
+WITH cast_of AS (
+  -- Each episode's characters and seats, gathered once per episode: a seat's partners and the task's characters are read
+  -- from them, with no join of the participants with themselves (at 1M episodes its 4M rows, grouped by seat, did not
+  -- fit the loaders' 1 GiB).
+  SELECT q.episode_id, list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR)) AS refs, list({agent: q.agent, model: q.model}) AS seats
+  FROM participants q JOIN episodes e ON e.episode_id = q.episode_id
   WHERE e.benchmark = 'sotopia'
-  GROUP BY p.episode_id, p.agent, p.model
+  GROUP BY q.episode_id
+),
+seat AS (
+  SELECT p.episode_id, p.agent, p.model,
+         array_to_string(list_sort(list_transform(list_filter(c.seats, s -> s.agent <> p.agent), s -> s.model)), ' + ') AS partner,
+         coalesce(e.scenario_id, e.scenario, '') AS scenario,
+         array_to_string(list_sort(c.refs), ' & ') AS characters
+  FROM participants p
+  JOIN cast_of c ON c.episode_id = p.episode_id
+  JOIN episodes e ON e.episode_id = p.episode_id
 ),
 -- The item keys are built once per seat and the file names once per source, not once per score.
 keyed AS (

@@ -1,19 +1,17 @@
 // The Compare page's worker: every comparison but the first view runs here,
 // off the page's thread. It fetches the one benchmark's rows file
-// (data/compare-rows-<benchmark>.parquet) once, keeps its bytes, and per
-// request decodes it one row group at a time, turning into rows only those on
-// side A or B, then pairs, tests and bootstraps them with the CLI's library
-// (src/lib/compare.ts compareRuns).
+// (data/compare-rows-<benchmark>.parquet), decodes its integer codes into
+// typed arrays once (src/client/compare-coded.ts), keeps the last
+// benchmark's, and per request picks the sides' rows, pairs them on the
+// codes and tests and bootstraps them with the CLI's library.
 //
 // Protocol: page → worker {id, request, url}; worker → page
 // {id, type: "progress", text} any number, then {id, type: "result", comparison}
 // or {id, type: "error", message}. Requests run one at a time, in order; one
 // that a newer request overtook while it waited is answered "superseded" unrun.
 
-import {tableFromIPC} from "@uwdata/flechette";
 import {ParquetFile} from "parquet-wasm/esm";
-import {compareRuns, onSide, type CompareRow} from "../lib/compare.js";
-import {DEFAULT_RESAMPLES} from "../lib/resample.js";
+import {compareCoded, readCodedRows, type CodedRows} from "./compare-coded.js";
 import {forPage, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import {initParquetOnce} from "./parquet.js";
 
@@ -29,59 +27,30 @@ export type WorkerAnswer =
   | {id: number; type: "result"; comparison: PageComparison}
   | {id: number; type: "error"; message: string};
 
-const COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", "value", "model", "rater", "run", "source", "setting", "memory", "cot"] as const;
+/** The last benchmark's decoded rows: another comparison of it decodes nothing; one of another benchmark replaces them (one set in memory). */
+let decoded: {url: string; rows: Promise<CodedRows>} | null = null;
 
-/** The fetched files' bytes by URL: a later comparison of the same benchmark fetches nothing. */
-const fetched = new Map<string, Promise<Blob>>();
-
-function bytesOf(url: string): Promise<Blob> {
-  let bytes = fetched.get(url);
-  if (!bytes) {
-    bytes = fetch(url).then((response) => {
-      if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-      return response.blob();
-    });
-    bytes.catch(() => fetched.delete(url));
-    fetched.set(url, bytes);
-  }
-  return bytes;
-}
-
-/** The rows of the file on side A or B, in file order (the CLI's), decoded one row group at a time. */
-async function sideRows(url: string, {a, b}: CompareRequest, say: (text: string) => void): Promise<CompareRow[]> {
-  await initParquetOnce();
-  const file = await ParquetFile.fromFile(await bytesOf(url));
-  const metadata = file.metadata();
-  const groups = metadata.rowGroups();
-  const total = metadata.fileMetadata().numRows();
-  const out: CompareRow[] = [];
-  let read = 0;
+async function fetchAndDecode(url: string, say: (text: string) => void): Promise<CodedRows> {
+  say("Fetching the rows…");
+  const [response] = await Promise.all([fetch(url), initParquetOnce()]);
+  if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
+  const file = await ParquetFile.fromFile(await response.blob());
   try {
-    for (let g = 0; g < groups.length; g++) {
-      const table = tableFromIPC((await file.read({rowGroups: [g]})).intoIPCStream());
-      const columns = COLUMNS.map((name) => {
-        const column = table.getChild(name);
-        if (!column) throw new Error(`${url} has no column ${name}: rebuild the site`);
-        return column;
-      });
-      const row = {} as Record<string, unknown>;
-      for (let i = 0; i < table.numRows; i++) {
-        // The side keys are read first: a row on neither side costs seven cells, not fourteen.
-        for (let c = 7; c < COLUMNS.length; c++) row[COLUMNS[c]] = columns[c].at(i) ?? null;
-        if (!onSide(row as unknown as CompareRow, a) && !onSide(row as unknown as CompareRow, b)) continue;
-        const kept = {} as Record<string, unknown>;
-        for (let c = 0; c < COLUMNS.length; c++) kept[COLUMNS[c]] = c < 7 ? columns[c].at(i) : row[COLUMNS[c]];
-        out.push(kept as unknown as CompareRow);
-      }
-      read += table.numRows;
-      say(`Reading the rows in a background worker: ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} (${out.length.toLocaleString("en-US")} on side A or B)…`);
-    }
-    return out;
+    return await readCodedRows(file, url, say);
   } finally {
-    for (const group of groups) group.free();
-    metadata.free();
     file.free();
   }
+}
+
+function codedRows(url: string, say: (text: string) => void): Promise<CodedRows> {
+  if (decoded?.url !== url) {
+    const rows = fetchAndDecode(url, say);
+    rows.catch(() => {
+      if (decoded?.rows === rows) decoded = null;
+    });
+    decoded = {url, rows};
+  }
+  return decoded.rows;
 }
 
 let queue: Promise<void> = Promise.resolve();
@@ -95,9 +64,9 @@ self.onmessage = (event: MessageEvent<WorkerAsk>) => {
   queue = queue.then(async () => {
     if (id < newest) return post({id, type: "error", message: "superseded by a newer choice"});
     try {
-      const rows = await sideRows(url, request, (text) => post({id, type: "progress", text}));
-      post({id, type: "progress", text: `Pairing ${rows.length.toLocaleString("en-US")} rows, testing and bootstrapping (${(request.options.resamples ?? DEFAULT_RESAMPLES).toLocaleString("en-US")} resamples) in a background worker…`});
-      const comparison = forPage(compareRuns(request.benchmark, rows, request.a, request.b, request.options));
+      const say = (text: string) => post({id, type: "progress", text: `In a background worker: ${text}`});
+      const rows = await codedRows(url, say);
+      const comparison = forPage(compareCoded(request.benchmark, rows, request.a, request.b, {...request.options, onStep: say}));
       post({id, type: "result", comparison});
     } catch (e) {
       post({id, type: "error", message: e instanceof Error ? e.message : String(e)});

@@ -6,6 +6,7 @@
 // and by compare-summary.json (the choices and the first view).
 
 import {readCompareRows} from "../../loaders/cli/compare.js";
+import {readChunks} from "../../loaders/cli/compare-pairs.js";
 import {HSII_COMPARE_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../../loaders/queries/compare.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import type {Store} from "../../loaders/store/db.js";
@@ -54,10 +55,57 @@ async function stageInformativebench(store: Store): Promise<string> {
   return "SELECT * FROM temp.ib_compare";
 }
 
-/** A loader's whole job: one benchmark's rows as Parquet on stdout, in the CLI's order (an empty file when the store has none). */
+/** The text columns of a compare row, each shipped as integer codes (src/client/compare-coded.ts reads them). */
+export const CODED_COLUMNS = COMPARE_COLUMNS.filter((c) => c !== "value");
+
+/**
+ * Creates TEMP TABLE compare_dictionary (column_index, code, text): each
+ * coded column's distinct texts numbered in the order JS sorts them (UTF-16
+ * code units, which SQL's byte order can differ from), so that sorting codes
+ * sorts the texts as the library's pairItems does.
+ */
+async function stageDictionary(store: Store): Promise<void> {
+  await store.conn.run("CREATE TEMP TABLE compare_dictionary (column_index SMALLINT, code INTEGER, text VARCHAR)");
+  const appender = await store.conn.createAppender("compare_dictionary", "main", "temp");
+  for (let c = 0; c < CODED_COLUMNS.length; c++) {
+    const texts: string[] = [];
+    // Column names come from COMPARE_COLUMNS, never from input.
+    await readChunks(store.conn, `SELECT DISTINCT ${CODED_COLUMNS[c]} FROM compare_rows WHERE ${CODED_COLUMNS[c]} IS NOT NULL`, (chunk) => {
+      const column = chunk.getColumnVector(0);
+      for (let r = 0; r < chunk.rowCount; r++) texts.push(column.getItem(r) as string);
+    });
+    texts.sort();
+    texts.forEach((text, code) => {
+      appender.appendSmallInt(c);
+      appender.appendInteger(code);
+      appender.appendVarchar(text);
+      appender.endRow();
+    });
+  }
+  appender.closeSync();
+}
+
+/**
+ * A loader's whole job: one benchmark's rows as Parquet on stdout, in the
+ * CLI's order (an empty file when the store has none). Every text column is
+ * an INTEGER code (−1 for null), and the texts follow the rows once each, as
+ * dictionary rows (metric −1; dict_column, dict_code, dict_text): the page's
+ * worker filters and pairs on the codes and decodes the text only of the
+ * items it shows.
+ */
 export async function writeBenchmarkRows(benchmark: CompareBenchmark): Promise<void> {
   await withStore(async (store) => {
     await stageCompareRows(store, [benchmark]);
-    await writeParquetToStdout(store.conn, `SELECT ${COMPARE_COLUMNS.join(", ")} FROM compare_rows ORDER BY seq`);
+    await stageDictionary(store);
+    const codes = CODED_COLUMNS.map((c, i) => `coalesce(d${i}.code, -1) AS ${c}`).join(", ");
+    const joins = CODED_COLUMNS.map((c, i) => `LEFT JOIN compare_dictionary d${i} ON d${i}.column_index = ${i} AND d${i}.text = r.${c}`).join("\n");
+    const noCodes = CODED_COLUMNS.map((c) => `-1 AS ${c}`).join(", ");
+    await writeParquetToStdout(store.conn, `
+      SELECT ${CODED_COLUMNS.join(", ")}, value, dict_column, dict_code, dict_text FROM (
+        SELECT 0 AS part, r.seq AS ord, ${codes}, r.value, -1 AS dict_column, -1 AS dict_code, NULL::VARCHAR AS dict_text
+        FROM compare_rows r ${joins}
+        UNION ALL BY NAME
+        SELECT 1 AS part, 0 AS ord, ${noCodes}, 0::DOUBLE AS value, column_index::INTEGER AS dict_column, code AS dict_code, text AS dict_text FROM compare_dictionary
+      ) ORDER BY part, ord, dict_column, dict_code`);
   });
 }

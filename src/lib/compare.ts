@@ -152,6 +152,8 @@ export interface CompareOptions {
   level?: number;
   /** How many changed items to list each way per metric. */
   changed?: number;
+  /** Hears each step as it starts, and the bootstrap's resamples now and then: the page's worker shows them. */
+  onStep?: (step: string) => void;
 }
 
 /** One side's value of one item: the mean of its rows (repeats of a task are averaged and counted). */
@@ -366,6 +368,8 @@ export function comparePaired(benchmark: CompareBenchmark, paired: readonly Pair
   let averagedB = 0;
   let bootNote = "";
   const pending: {index: number; keys: string[]; differences: Float64Array; clusterOf: Int32Array}[] = [];
+  const say = options.onStep ?? (() => {});
+  say(`Testing ${paired.length} metric${paired.length === 1 ? "" : "s"}…`);
   for (const p of paired) {
     const {metric, keys, valuesA: va, valuesB: vb} = p;
     averagedA += p.averagedA;
@@ -424,7 +428,10 @@ export function comparePaired(benchmark: CompareBenchmark, paired: readonly Pair
     let end = start + 1;
     while (end < pending.length && sameKeys(pending[end].keys, pending[start].keys)) end++;
     const group = pending.slice(start, end);
-    const intervals = pairedBootstraps(group.map((g) => g.differences), {resamples, seed, level, method, clusterOf: options.cluster ? group[0].clusterOf : undefined});
+    const metricsNamed = group.map((g) => metrics[g.index].metric).join(", ");
+    const onProgress = (done: number, total: number) => say(`Bootstrapping ${metricsNamed}: ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} resamples…`);
+    onProgress(0, resamples);
+    const intervals = pairedBootstraps(group.map((g) => g.differences), {resamples, seed, level, method, clusterOf: options.cluster ? group[0].clusterOf : undefined, onProgress});
     group.forEach((g, i) => {
       metrics[g.index].bootLo = intervals[i].lo;
       metrics[g.index].bootHi = intervals[i].hi;

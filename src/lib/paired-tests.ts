@@ -120,31 +120,60 @@ export function pairedBootstrap(differences: ArrayLike<number>, options: Resampl
 export function pairedBootstraps(differences: readonly ArrayLike<number>[], options: ResampleOptions & {clusterOf?: ArrayLike<number>} = {}): BootstrapInterval[] {
   const n = differences[0]?.length ?? 0;
   for (const d of differences) if (d.length !== n) throw new RangeError(`paired bootstraps share their pairs: got ${d.length} and ${n} differences`);
-  // bootstrapIntervals asks every statistic, in order, about the same
-  // weights: the first computes all the means in one pass over the weights
-  // (each mean summed in the same order as alone, so the same bits), the
-  // others read theirs from that pass.
-  // Metric-major within each pair (pair i's metrics side by side), so the pass reads memory in order.
-  const metrics = differences.length;
-  const values = new Float64Array(n * metrics);
-  differences.forEach((d, m) => {
-    for (let i = 0; i < n; i++) values[i * metrics + m] = d[i];
-  });
+  // Each metric's resampled mean sums weight × difference over the pairs in
+  // pair order, so one metric's mean has the same bits alone or with others.
+  // An undrawn pair adds 0 × d = ±0, which leaves a sum started at +0 as it
+  // was, so the sums need no test per pair unless some difference is not
+  // finite (0 × ∞ is NaN): then undrawn pairs are skipped. bootstrapIntervals
+  // asks every statistic, in order, about the same weights: the first sums
+  // every metric, four at a time (four independent additions per pair keep
+  // the processor busy where one sum waits on the last), and the others read
+  // theirs.
+  const columns = differences.map((d) => Float64Array.from(d));
+  const metrics = columns.length;
+  const finite = columns.every((d) => d.every(Number.isFinite));
   const sums = new Float64Array(metrics);
   let total = 0;
-  const allMeans = (w: Float64Array): void => {
-    sums.fill(0);
+  const sumAll = (w: Float64Array): void => {
     total = 0;
-    for (let i = 0; i < n; i++) {
-      const wi = w[i];
-      if (wi === 0) continue;
-      const base = i * metrics;
-      for (let m = 0; m < metrics; m++) sums[m] += wi * values[base + m];
-      total += wi;
+    for (let i = 0; i < n; i++) total += w[i];
+    let m = 0;
+    if (finite) {
+      for (; m + 4 <= metrics; m += 4) {
+        const d0 = columns[m];
+        const d1 = columns[m + 1];
+        const d2 = columns[m + 2];
+        const d3 = columns[m + 3];
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let i = 0; i < n; i++) {
+          const wi = w[i];
+          s0 += wi * d0[i];
+          s1 += wi * d1[i];
+          s2 += wi * d2[i];
+          s3 += wi * d3[i];
+        }
+        sums[m] = s0;
+        sums[m + 1] = s1;
+        sums[m + 2] = s2;
+        sums[m + 3] = s3;
+      }
+    }
+    for (; m < metrics; m++) {
+      const d = columns[m];
+      let sum = 0;
+      if (finite) {
+        for (let i = 0; i < n; i++) sum += w[i] * d[i];
+      } else {
+        for (let i = 0; i < n; i++) if (w[i] !== 0) sum += w[i] * d[i];
+      }
+      sums[m] = sum;
     }
   };
   const meanAt = (m: number) => (w: Float64Array): number => {
-    if (m === 0) allMeans(w);
+    if (m === 0) sumAll(w);
     return total > 0 ? sums[m] / total : NaN;
   };
   return bootstrapIntervals({count: n, clusterOf: options.clusterOf}, differences.map((_, m) => meanAt(m)), options);

@@ -11,7 +11,10 @@ import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loader
 import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {PAGE_OPTIONS, parseSummary} from "../../src/client/compare-summary.js";
-import {COMPARE_BENCHMARKS, compareRuns, onSide, type CompareOptions, type CompareRow, type Comparison} from "../../src/lib/compare.js";
+import initParquet, {ParquetFile} from "parquet-wasm/esm";
+import {SOTOPIA_COMPARE_SQL} from "../../loaders/queries/compare.js";
+import {compareCoded, readCodedRows, type CodedRows} from "../../src/client/compare-coded.js";
+import {COMPARE_BENCHMARKS, compareRuns, type CompareBenchmark, type CompareOptions, type Comparison, type Side} from "../../src/lib/compare.js";
 import {cli} from "../helpers/cli.js";
 import {REPO} from "../helpers/fixtures.js";
 
@@ -163,7 +166,20 @@ async function runLoader(loader: string, out: string): Promise<void> {
   });
 }
 
+/** A shipped rows file as the page's worker decodes it (parquet-wasm started from its file, as Node has no fetch of a page's URL). */
+async function decodedRows(file: string): Promise<CodedRows> {
+  await initParquet({module_or_path: readFileSync(join(REPO, "node_modules", "parquet-wasm", "esm", "parquet_wasm_bg.wasm"))});
+  const parquet = await ParquetFile.fromFile(new Blob([readFileSync(file)]));
+  try {
+    return await readCodedRows(parquet, file, () => {});
+  } finally {
+    parquet.free();
+  }
+}
+
 describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and data/compare-summary.json", () => {
+  let shippedFiles: Record<string, string> | null = null;
+
   it("ships each benchmark's rows in the CLI's order, the worker's side filter on them gives the CLI's comparison, and the summary's first view is the CLI's default", async () => {
     const sides = {a: {rater: "gpt-4o", run: "prompt-v1"}, b: {rater: "gpt-4o", run: "prompt-v2"}};
     const cliComparison = await compareFromArgs(store, "sotopia", ["rater=gpt-4o", "run=prompt-v1"], ["rater=gpt-4o", "run=prompt-v2"], holm);
@@ -182,13 +198,16 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and dat
     } finally {
       store = await openStore(join(dir, "samples.duckdb"));
     }
+    // Data rows have a metric code; the dictionary rows after them hold each text of each column once.
     const shipped: Record<string, number> = {};
-    for (const b of COMPARE_BENCHMARKS) shipped[b] = await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files[b]}'`);
+    for (const b of COMPARE_BENCHMARKS) shipped[b] = await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files[b]}' WHERE metric >= 0`);
     expect(shipped).toEqual(counts);
     expect(counts.sotopia).toBeGreaterThan(0);
-    // The worker keeps the rows on either side, in file order (onSide, as sidesWhere reads a side).
-    const all = await rows<CompareRow>(store.conn, `SELECT * FROM '${files.sotopia}'`);
-    const page = compareRuns("sotopia", all.filter((r) => onSide(r, sides.a) || onSide(r, sides.b)), sides.a, sides.b, holm);
+    const distinctTasks = await one<number>(`SELECT count(DISTINCT task)::INTEGER AS x FROM (${SOTOPIA_COMPARE_SQL})`);
+    expect(await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files.sotopia}' WHERE dict_column = 1`)).toBe(distinctTasks);
+    expect(await one<number>(`SELECT max(task)::INTEGER AS x FROM '${files.sotopia}'`)).toBe(distinctTasks - 1);
+    // The worker's path: the file's codes decoded, the sides picked and paired on them.
+    const page = compareCoded("sotopia", await decodedRows(files.sotopia), sides.a, sides.b, holm);
     expect(page.metrics).toEqual(cliComparison.metrics);
     expect(page.statement).toBe(cliComparison.statement);
     const summary = parseSummary(readFileSync(join(dir, "compare-summary.json"), "utf8"));
@@ -196,5 +215,27 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and dat
     expect(summary.first!.request).toEqual({benchmark: cliDefault.benchmark, a: cliDefault.a, b: cliDefault.b, options: pageOptions});
     expect(summary.first!.comparison.metrics).toEqual(cliDefault.metrics);
     expect(summary.first!.comparison.statement).toBe(cliDefault.statement);
+    shippedFiles = files;
   }, 180_000);
+
+  // Sides whose matched keys have no values on them pair on codes; the others (a rater on LIFELONG, HSII and STSS rows) go through compareRuns on decoded rows.
+  const SIDES: [CompareBenchmark, Side, Side][] = [
+    ["sotopia", {rater: "gpt-4o", run: "prompt-v1"}, {rater: "gpt-4o", run: "prompt-v2"}],
+    ["sotopia", {model: "gpt-4o"}, {model: "gpt-3.5-turbo"}],
+    ["lifelong", {model: "gpt-4o", memory: "full"}, {model: "gpt-4o", memory: "summary"}],
+    ["hsii", {model: "gpt-4", cot: "without"}, {model: "gpt-4", cot: "with"}],
+    ["hsii", {model: "gpt-4", cot: "with", rater: "gpt-4"}, {model: "gpt-4", cot: "with", rater: "nobody"}],
+    ["stss", {model: "gpt-4", setting: "GA"}, {model: "gpt-4", setting: "GA+TDP"}],
+    ["informativebench", {model: "gpt-3.5-turbo-16k"}, {model: "gpt-4-0125-preview"}],
+  ];
+
+  it("gives, from each benchmark's coded file, the comparison compareRuns gives from the store's rows (every field, with unpaired items and changed items)", async () => {
+    expect(shippedFiles).not.toBeNull();
+    for (const [benchmark, a, b] of SIDES) {
+      const fromStore = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, {...holm, changed: 3});
+      const fromFile = compareCoded(benchmark, await decodedRows(shippedFiles![benchmark]), a, b, {...holm, changed: 3});
+      expect(fromFile, `${benchmark}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`).toEqual(fromStore);
+      expect(fromStore.metrics.length, `${benchmark} compares something`).toBeGreaterThan(0);
+    }
+  }, 60_000);
 });

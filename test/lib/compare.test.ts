@@ -28,6 +28,14 @@ function family(): CompareRow[] {
 }
 
 describe("compareRuns", () => {
+  it("names each step as it starts, and the bootstrap's resamples per group of metrics sharing their pairs", () => {
+    const steps: string[] = [];
+    compareRuns("sotopia", family(), {model: "x"}, {model: "y"}, {adjust: "holm", resamples: 4, seed: 3, onStep: (s) => steps.push(s)});
+    // goal pairs t1…t5 and rel t1…t6: two groups, each bootstrapped on its own.
+    const boot = (metric: string) => [0, 1, 2, 3, 4].map((done) => `Bootstrapping ${metric}: ${done} of 4 resamples…`);
+    expect(steps).toEqual(["Testing 2 metrics…", ...boot("goal"), ...boot("rel")]);
+  });
+
   it("tests each metric on its pairs and adjusts the family by Holm (and BH)", () => {
     const c = compareRuns("sotopia", family(), {model: "x"}, {model: "y"}, {adjust: "holm", resamples: 200, seed: 3});
     expect(c.pairing).toBe("task");

@@ -119,6 +119,30 @@ describe("pairedBootstrap", () => {
     }
   });
 
+  it("keeps the intervals of seed 1 (the stream the page and the CLI share), plain and clustered with unused cluster numbers", () => {
+    const goal = [1, -2, 0.5, 3, 0, 2, -1, 1.5, 4, 0, 2.5, -0.5];
+    const believability = [0, 1, 0, -1, 2, 0, 1, 0, -2, 1, 0, 3];
+    // Cluster numbers 1, 3, 4, 6 and 8 have no pairs: five clusters are drawn, not ten.
+    const clusterOf = [0, 0, 2, 2, 2, 5, 5, 7, 7, 7, 7, 9];
+    const bounds = (options: Parameters<typeof pairedBootstraps>[1]) => pairedBootstraps([goal, believability], {resamples: 200, seed: 1, ...options}).map((b) => [b.lo, b.hi, b.drawnCount]);
+    // The bounds the bootstrap gave before its draws and sums were rewritten over typed arrays, to the bit.
+    expect(bounds({})).toEqual([[0.04062500000000017, 1.8333333333333333, 12], [-0.3333333333333333, 1.0833333333333333, 12]]);
+    expect(bounds({method: "bca"})).toEqual([[0.12756425485511969, 1.8333333333333333, 12], [-0.3952480826973035, 1, 12]]);
+    expect(bounds({clusterOf})).toEqual([[-0.256249999999999, 1.7222222222222223, 5], [-0.0625, 1.230952380952383, 5]]);
+    expect(bounds({clusterOf, method: "bca"})).toEqual([[-0.013985795570004851, 1.8468473525460944, 5], [-0.0625, 1.1517829191483655, 5]]);
+  });
+
+  it("resamples the other metrics as alone when one metric has an infinite difference (undrawn pairs add nothing, not 0 · ∞)", () => {
+    const finite = [1, -2, 0.5, 3, 0, 2, -1, 1.5];
+    const infinite = [0, 1, Infinity, -1, 2, 0, 1, 0];
+    const [withInfinite, alongside] = pairedBootstraps([infinite, finite], {resamples: 100, seed: 2});
+    const alone = pairedBootstrap(finite, {resamples: 100, seed: 2});
+    expect([alongside.lo, alongside.hi]).toEqual([alone.lo, alone.hi]);
+    // A resample that leaves out pair 3 has a finite mean (0 · ∞ would make it NaN); one that draws it, an infinite one: left out and counted.
+    expect(withInfinite.undefinedResamples).toBeGreaterThan(0);
+    expect(withInfinite.undefinedResamples).toBeLessThan(100);
+  });
+
   it("draws whole scenarios when clustered", () => {
     const r = pairedBootstrap([1, 1, 5, 5], {seed: 1, resamples: 200, clusterOf: [0, 0, 1, 1]});
     expect(r.drawn).toBe("clusters");

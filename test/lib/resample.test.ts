@@ -47,6 +47,18 @@ describe("SeededRandom", () => {
     }
   });
 
+  it("fills indices with the numbers nextIndex gives, one by one, and leaves the generator where nextIndex would", () => {
+    for (const n of [1, 7, 450, 100_000]) {
+      const byCall = new SeededRandom(3);
+      const byFill = new SeededRandom(3);
+      const expected = Array.from({length: 1000}, () => byCall.nextIndex(n));
+      const filled = new Int32Array(1000);
+      byFill.fillIndices(filled, n);
+      expect(Array.from(filled)).toEqual(expected);
+      expect(byFill.nextUint32()).toBe(byCall.nextUint32());
+    }
+  });
+
   it("gives doubles in [0, 1) with mean near 1/2, and refuses a bad seed", () => {
     const random = new SeededRandom(7);
     let sum = 0;
