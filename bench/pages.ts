@@ -304,7 +304,21 @@ interface SiteResult {
   /** Null for a site built elsewhere (BENCH_PAGES_BUILT). */
   buildSeconds: number | null;
   distBytes: number;
+  /** Each binary pack the site ships (first views, SOTOPIA's per-task rows, the viewer's) by name, in bytes. */
+  packs: Map<string, number>;
   pages: PageResult[];
+}
+
+/** The site's .bin data files by name without Framework's content hash, with their sizes. */
+function packSizes(dist: string): Map<string, number> {
+  const dir = join(dist, "_file", "data");
+  const sizes = new Map<string, number>();
+  if (!existsSync(dir)) return sizes;
+  for (const file of readdirSync(dir).sort()) {
+    const name = /^(.+?)\.[0-9a-f]{8}\.bin$/.exec(file)?.[1];
+    if (name) sizes.set(name, statSync(join(dir, file)).size);
+  }
+  return sizes;
 }
 
 function dirBytes(dir: string): number {
@@ -331,7 +345,7 @@ async function measureSite(context: BenchContext, label: string, n: number): Pro
   context.log(`pages: building the site for "${label}"`);
   const build = await buildSite(store, dir, {}, BUILD_TIMEOUT_MS);
   const pages = await measureBuilt(build.dist, label, context);
-  const result = {label, episodes: n, buildSeconds: build.ms / 1000, distBytes: dirBytes(build.dist), pages};
+  const result = {label, episodes: n, buildSeconds: build.ms / 1000, distBytes: dirBytes(build.dist), packs: packSizes(build.dist), pages};
   if (!context.keep) rmSync(dir, {recursive: true, force: true});
   return result;
 }
@@ -370,7 +384,8 @@ function siteTable(site: SiteResult, samples: SiteResult | null): string[] {
   const lines = [
     `### ${site.label}${site.episodes ? ` (samples + ${site.episodes.toLocaleString("en-US")} synthetic SOTOPIA episodes, human ratings on 10%)` : ""}`,
     "",
-    `${site.buildSeconds === null ? "Built elsewhere" : `Build ${site.buildSeconds.toFixed(0)} s`}, dist ${mb(site.distBytes)}.`,
+    `${site.buildSeconds === null ? "Built elsewhere" : `Build ${site.buildSeconds.toFixed(0)} s`}, dist ${mb(site.distBytes)}. ` +
+      `Packs: ${Array.from(site.packs, ([name, bytes]) => `${name} ${mb(bytes)}`).join(", ")}.`,
     "",
     "| page | first view ms | ÷ baseline | ÷ samples | settled ms | JS heap | transferred | reactive change ms (what) | errors |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
@@ -419,7 +434,7 @@ export async function run(context: BenchContext): Promise<string> {
   for (const n of sizes) sites.push(await measureSite(context, `${n.toLocaleString("en-US")} episodes`, n));
   for (const {episodes, dist} of builtSites(process.env.BENCH_PAGES_BUILT)) {
     const label = `${episodes.toLocaleString("en-US")} episodes`;
-    sites.push({label, episodes, buildSeconds: null, distBytes: dirBytes(dist), pages: await measureBuilt(dist, label, context)});
+    sites.push({label, episodes, buildSeconds: null, distBytes: dirBytes(dist), packs: packSizes(dist), pages: await measureBuilt(dist, label, context)});
   }
   return [
     "## Pages: first view at every store size",
