@@ -15,11 +15,11 @@
 // the SOTOPIA summary) in the same run, and against the same page on the samples.
 
 import {once} from "node:events";
-import {copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
+import {copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync} from "node:fs";
 import {createServer} from "node:http";
 import type {AddressInfo} from "node:net";
 import {loadavg} from "node:os";
-import {extname, join, normalize, resolve, sep} from "node:path";
+import {join, resolve} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {importFiles} from "../loaders/import/session.js";
 import {importSamples} from "../loaders/samples.js";
@@ -27,6 +27,7 @@ import {openStore, type Store} from "../loaders/store/db.js";
 import {writeSotopiaDump} from "./dump.js";
 import {launchBrowser, resolveChromium} from "../test/browser/chromium.js";
 import {buildSite} from "../test/browser/helpers.js";
+import {staticHandler} from "../scripts/serve.js";
 import {machine, mb, type BenchContext} from "./run.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
@@ -48,27 +49,26 @@ type Reaction =
 interface PageSpec {
   path: string;
   name: string;
-  /** What counts as the first view; pages owned elsewhere may not mark theirs yet, so a first table or chart counts there. */
+  /** What counts as the first view: the element the page marks (src/client/first-view.ts). */
   firstView: string;
   react?: Reaction;
   what?: string;
 }
 
 const MARKED = "[data-first-view]";
-const FIRST_TABLE_OR_CHART = `${MARKED}, #observablehq-main table, #observablehq-main .vega-chart svg`;
 
 const PAGES: readonly PageSpec[] = [
   {path: "/bench-baseline", name: "baseline (one chart from the SOTOPIA summary)", firstView: MARKED},
   {path: "/", name: "overview", firstView: MARKED, react: {header: "Episodes"}, what: "sort the benchmarks table by episodes"},
   {path: "/sotopia", name: "SOTOPIA", firstView: MARKED, react: {select: "Rater", option: 1}, what: "second rater"},
-  {path: "/agreement", name: "evaluator agreement", firstView: FIRST_TABLE_OR_CHART, react: {select: "", option: 1}, what: "first menu's second choice"},
+  {path: "/agreement", name: "evaluator agreement", firstView: MARKED, react: {select: "", option: 1}, what: "first menu's second choice"},
   {path: "/lifelong", name: "LIFELONG-SOTOPIA", firstView: MARKED, react: {radio: "Band", option: 1}, what: "band: 95% CI"},
   {path: "/hsii", name: "HSII", firstView: MARKED, react: {radio: "Formula", option: 1}, what: "formula: Table 1's"},
   {path: "/stss", name: "STSS", firstView: MARKED, react: {radio: "Metric", option: 0}, what: "chart metric: SR"},
   {path: "/informativebench", name: "InformativeBench", firstView: MARKED, react: {radio: "Precision match", option: 1}, what: "precision match: contains"},
   {path: "/episodes", name: "episode viewer", firstView: MARKED, react: {select: "", option: 1}, what: "first menu's second choice"},
   {path: "/explorer", name: "table explorer", firstView: MARKED, react: {click: "[data-testid=\"browser-next\"]"}, what: "next page of the table"},
-  {path: "/compare", name: "run comparison", firstView: FIRST_TABLE_OR_CHART, react: {select: "", option: 1}, what: "first menu's second choice"},
+  {path: "/compare", name: "run comparison", firstView: MARKED, react: {select: "", option: 1}, what: "first menu's second choice"},
   {path: "/audit", name: "reported-table audit", firstView: MARKED, react: {number: "Largest denominator searched", value: 100}, what: "largest denominator 100"},
 ];
 
@@ -136,26 +136,21 @@ async function cachedStore(path: string, dir: string, n: number, log: (m: string
   }
 }
 
-const TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
-  ".json": "application/json", ".wasm": "application/wasm", ".parquet": "application/vnd.apache.parquet",
-};
-
-/** Serves a built site as a static host does (/page → page.html) and counts the bytes it sends. */
+/**
+ * Serves a built site as `npm run serve` does (scripts/serve.ts: /page →
+ * page.html, range requests answered with the bytes asked for) and counts the
+ * body bytes it sends, so a page that reads part of a file counts that part.
+ */
 async function countingServer(dir: string): Promise<{origin: string; bytes: () => number; close(): Promise<void>}> {
-  const root = resolve(dir);
+  const handle = staticHandler(dir);
   let sent = 0;
   const server = createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? "/", "http://localhost").pathname);
-    let file = normalize(join(root, pathname));
-    if (file !== root && !file.startsWith(root + sep)) return void res.writeHead(403).end();
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-    else if (!existsSync(file) && existsSync(`${file}.html`)) file = `${file}.html`;
-    if (!existsSync(file)) return void res.writeHead(404).end();
-    const size = statSync(file).size;
-    sent += size;
-    res.writeHead(200, {"content-type": TYPES[extname(file)] ?? "application/octet-stream", "content-length": size});
-    createReadStream(file).pipe(res);
+    const write = res.write.bind(res) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === "string" || chunk instanceof Uint8Array) sent += Buffer.byteLength(chunk);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    handle(req, res);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -306,9 +301,24 @@ interface PageResult {
 interface SiteResult {
   label: string;
   episodes: number;
-  buildSeconds: number;
+  /** Null for a site built elsewhere (BENCH_PAGES_BUILT). */
+  buildSeconds: number | null;
   distBytes: number;
+  /** Each binary pack the site ships (first views, SOTOPIA's per-task rows, the viewer's) by name, in bytes. */
+  packs: Map<string, number>;
   pages: PageResult[];
+}
+
+/** The site's .bin data files by name without Framework's content hash, with their sizes. */
+function packSizes(dist: string): Map<string, number> {
+  const dir = join(dist, "_file", "data");
+  const sizes = new Map<string, number>();
+  if (!existsSync(dir)) return sizes;
+  for (const file of readdirSync(dir).sort()) {
+    const name = /^(.+?)\.[0-9a-f]{8}\.bin$/.exec(file)?.[1];
+    if (name) sizes.set(name, statSync(join(dir, file)).size);
+  }
+  return sizes;
 }
 
 function dirBytes(dir: string): number {
@@ -335,7 +345,7 @@ async function measureSite(context: BenchContext, label: string, n: number): Pro
   context.log(`pages: building the site for "${label}"`);
   const build = await buildSite(store, dir, {}, BUILD_TIMEOUT_MS);
   const pages = await measureBuilt(build.dist, label, context);
-  const result = {label, episodes: n, buildSeconds: build.ms / 1000, distBytes: dirBytes(build.dist), pages};
+  const result = {label, episodes: n, buildSeconds: build.ms / 1000, distBytes: dirBytes(build.dist), packs: packSizes(build.dist), pages};
   if (!context.keep) rmSync(dir, {recursive: true, force: true});
   return result;
 }
@@ -374,7 +384,8 @@ function siteTable(site: SiteResult, samples: SiteResult | null): string[] {
   const lines = [
     `### ${site.label}${site.episodes ? ` (samples + ${site.episodes.toLocaleString("en-US")} synthetic SOTOPIA episodes, human ratings on 10%)` : ""}`,
     "",
-    `Build ${site.buildSeconds.toFixed(0)} s, dist ${mb(site.distBytes)}.`,
+    `${site.buildSeconds === null ? "Built elsewhere" : `Build ${site.buildSeconds.toFixed(0)} s`}, dist ${mb(site.distBytes)}. ` +
+      `Packs: ${Array.from(site.packs, ([name, bytes]) => `${name} ${mb(bytes)}`).join(", ")}.`,
     "",
     "| page | first view ms | ÷ baseline | ÷ samples | settled ms | JS heap | transferred | reactive change ms (what) | errors |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
@@ -394,6 +405,25 @@ function siteTable(site: SiteResult, samples: SiteResult | null): string[] {
   return lines;
 }
 
+/**
+ * Sites built before the run, to open like the others: BENCH_PAGES_BUILT as
+ * `EPISODES=DIST[,EPISODES=DIST…]`, such as `1000000=/tmp/scale/1m/dist` (a 1M
+ * build takes longer than a benchmark run should wait for).
+ */
+export function builtSites(text: string | undefined): {episodes: number; dist: string}[] {
+  if (!text?.trim()) return [];
+  return text.split(",").map((part) => {
+    const at = part.indexOf("=");
+    const episodes = Number(part.slice(0, at).replace(/_/g, ""));
+    const dist = part.slice(at + 1).trim();
+    if (at < 0 || !Number.isInteger(episodes) || episodes <= 0 || !dist) {
+      throw new Error(`BENCH_PAGES_BUILT: expected EPISODES=DIST such as 1000000=/tmp/scale/1m/dist, got ${JSON.stringify(part)}`);
+    }
+    if (!existsSync(join(dist, "index.html"))) throw new Error(`BENCH_PAGES_BUILT: ${dist} holds no built site (no index.html)`);
+    return {episodes, dist: resolve(dist)};
+  });
+}
+
 export async function run(context: BenchContext): Promise<string> {
   await resolveChromium(); // fails now, with what to install, rather than after the first build
   const sizes = context.sizes.length ? context.sizes : DEFAULT_SIZES;
@@ -402,13 +432,16 @@ export async function run(context: BenchContext): Promise<string> {
   const samples = await measureSite(context, "samples", 0);
   const sites = [samples];
   for (const n of sizes) sites.push(await measureSite(context, `${n.toLocaleString("en-US")} episodes`, n));
+  for (const {episodes, dist} of builtSites(process.env.BENCH_PAGES_BUILT)) {
+    const label = `${episodes.toLocaleString("en-US")} episodes`;
+    sites.push({label, episodes, buildSeconds: null, distBytes: dirBytes(dist), packs: packSizes(dist), pages: await measureBuilt(dist, label, context)});
+  }
   return [
     "## Pages: first view at every store size",
     "",
     "Every page of the site in headless Chromium at 1440 px, each open in a fresh browser context (empty cache), pages",
     `taking turns in each of ${context.repeat} rounds after one untimed open; medians. **First view**: from navigation start until`,
-    "the page's first chart or table is in the DOM (the element marked `data-first-view`; the agreement and compare",
-    "pages, whose marks land on other branches, count their first table or chart). **÷ baseline**: against the unlisted",
+    "the page's first chart or table is in the DOM (the element the page marks `data-first-view`). **÷ baseline**: against the unlisted",
     "`/bench-baseline` page of the same site in the same round (one chart from the SOTOPIA summary, the floor for a page",
     "drawn from a pre-computed summary); **÷ samples**: against the same page built from the bundled samples.",
     "**Settled**: until the last DOM change before 1 s of quiet. **JS heap**: the page's (CDP; the DuckDB worker's",

@@ -87,6 +87,21 @@ ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
 `;
 
 /**
+ * SOTOPIA_STATS_SQL's sums over tasks: n, sum and sum of squares per (rater,
+ * model, partner, dimension), read from that query's result `source`. Enough
+ * for the SOTOPIA page's means, matrix and Table 3 (sums are additive), and
+ * bounded by raters × models² × 8 however many tasks and episodes the store
+ * holds; only SOTOPIA-hard needs the per-task rows.
+ */
+export const sotopiaGroupsSql = (source: string): string => `
+SELECT rater, rater_kind, model, partner, dimension,
+       sum(n)::INTEGER AS n, sum(sum)::DOUBLE AS sum, sum(sum_sq)::DOUBLE AS sum_sq
+FROM ${source}
+GROUP BY rater, rater_kind, model, partner, dimension
+ORDER BY rater, rater_kind, model, partner, dimension
+`;
+
+/**
  * Words per turn (SOTOPIA §7): per speaking model (or `human`), the number of
  * spoken utterances and their total whitespace-separated words, summed from the
  * counts each import stores in spoken_words (loaders/store/spoken-words.ts).

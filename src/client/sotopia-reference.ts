@@ -3,7 +3,7 @@
 // distribution functions, which the page loads only after its first chart.
 
 import {compareWithReference, type ComparedCell} from "../lib/sotopia-significance.js";
-import {pairwiseMatrix, type SotopiaStatRow} from "../lib/sotopia.js";
+import {pairwiseMatrix, type SotopiaGroupRow} from "../lib/sotopia.js";
 import {DIMENSION_CHOICES, groupKey, type GroupKey} from "./sotopia.js";
 
 export type {ComparedCell};
@@ -14,7 +14,7 @@ export type {ComparedCell};
  * Keyed by dimension, then by group.
  */
 export function referenceComparison(
-  rows: readonly SotopiaStatRow[],
+  rows: readonly SotopiaGroupRow[],
   {rater, models, reference}: {rater: string; models: readonly string[]; reference: GroupKey},
 ): Map<string, Map<string, ComparedCell>> {
   const keep = new Set(models);

@@ -7,7 +7,7 @@
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {
   hardSelectionNotes, OVERALL, pairwiseMatrix, wordsPerTurn,
-  type HardBoundRule, type HardSelection, type PairCell, type SotopiaStatRow, type TaskInfo,
+  type HardBoundRule, type HardSelection, type PairCell, type SotopiaGroupRow, type SotopiaStatRow, type TaskInfo,
 } from "../lib/sotopia.js";
 import {compareText, distinctSorted, orderBy, type Row, type Tables} from "./tables.js";
 
@@ -19,25 +19,24 @@ export interface RaterInfo {
 }
 
 export interface SotopiaData {
-  rows: SotopiaStatRow[];
-  /** Codename and characters per task id (data/sotopia-tasks.parquet). */
-  tasks: Map<string, TaskInfo>;
+  /** Sums per (rater, model, partner, dimension), over tasks: every view but SOTOPIA-hard. */
+  rows: SotopiaGroupRow[];
   /** LLM raters first, then the mean of human annotators, then by number of scores, most first. */
   raters: RaterInfo[];
   /** Every model with a score from any rater, in name order. */
   models: string[];
 }
 
-/** The page's tables (data/sotopia-stats.parquet and data/sotopia-tasks.parquet), decoded. */
-export type SotopiaTables = Tables<"sotopia_stats" | "sotopia_tasks">;
+/** The first-view tables (data/sotopia-first-view.bin): the statistics summed over tasks. */
+export type SotopiaTables = Tables<"sotopia_groups">;
 
 /**
- * The statistics rows, raters, models and task names: what the page's SQL
- * gave before it drew from decoded tables (the raters in the order of
+ * The statistics rows, raters and models: what the page's SQL gave before it
+ * drew from decoded tables (the raters in the order of
  * `ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`).
  */
 export function sotopiaData(tables: SotopiaTables): SotopiaData {
-  const rows = tables.sotopia_stats as unknown as SotopiaStatRow[];
+  const rows = tables.sotopia_groups as unknown as SotopiaGroupRow[];
   const byRater = new Map<string, {rater: string; rater_kind: string; ratings: number | null}>();
   for (const r of rows) {
     let info = byRater.get(r.rater);
@@ -52,8 +51,23 @@ export function sotopiaData(tables: SotopiaTables): SotopiaData {
     (a.ratings === null || b.ratings === null ? Number(a.ratings === null) - Number(b.ratings === null) : b.ratings - a.ratings) ||
     compareText(a.rater, b.rater));
   const models = distinctSorted(rows, "model");
+  return {rows, raters: raters.map((r) => ({...r, ratings: r.ratings ?? 0})), models};
+}
+
+/** SOTOPIA-hard's tables (data/sotopia-by-task.bin, fetched after the first chart): per-task statistics and task names. */
+export type SotopiaTaskTables = Tables<"sotopia_stats" | "sotopia_tasks">;
+
+export interface SotopiaTaskData {
+  /** Statistics per (rater, task, model, partner, dimension). */
+  rows: SotopiaStatRow[];
+  /** Codename and characters per task id. */
+  tasks: Map<string, TaskInfo>;
+}
+
+/** The per-task statistics and the tasks' names by id. */
+export function sotopiaTaskData(tables: SotopiaTaskTables): SotopiaTaskData {
   const tasks = tables.sotopia_tasks as unknown as TaskInfo[];
-  return {rows, tasks: new Map(tasks.map((t) => [t.task_id, t])), raters: raters.map((r) => ({...r, ratings: r.ratings ?? 0})), models};
+  return {rows: tables.sotopia_stats as unknown as SotopiaStatRow[], tasks: new Map(tasks.map((t) => [t.task_id, t]))};
 }
 
 /** The kind of the `humans` pseudo-rater: per instance, the mean over its human annotators (loaders/queries/sotopia.ts). */
@@ -107,7 +121,7 @@ export const groupKey = (g: GroupKey): string => `${g.model}\u0000${g.partner}`;
  * The (model, partner) groups one rater scored, for the chosen models, on any
  * dimension: the rows of the Table 3 comparison and the reference menu.
  */
-export function pairGroups(rows: readonly SotopiaStatRow[], {rater, models}: {rater: string; models: readonly string[]}): GroupKey[] {
+export function pairGroups(rows: readonly SotopiaGroupRow[], {rater, models}: {rater: string; models: readonly string[]}): GroupKey[] {
   const keep = new Set(models);
   const groups = new Map<string, GroupKey>();
   for (const r of rows) {

@@ -3,6 +3,6 @@
 // LIFELONG-SOTOPIA page, pre-aggregated so they stay small at any store size.
 
 import {CHECKPOINT_FAILURES_SQL} from "../../loaders/queries/lifelong.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(CHECKPOINT_FAILURES_SQL);
+await emitSharedParquet(CHECKPOINT_FAILURES_SQL);

@@ -3,6 +3,6 @@
 // validation table (LIFELONG-SOTOPIA Table 1), as `report belext` reads them.
 
 import {CHECKPOINT_PAIRS_SQL} from "../../loaders/queries/lifelong.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(CHECKPOINT_PAIRS_SQL);
+await emitSharedParquet(CHECKPOINT_PAIRS_SQL);

@@ -5,7 +5,8 @@
 // Parquet loader, written by DuckDB's Parquet writer and turned into Arrow by
 // the same parquet-wasm reader the browser used, so a page decodes exactly the
 // values it decoded from the Parquet file. The Parquet loaders stay: the table
-// explorer and DuckDB-wasm read them.
+// explorer and DuckDB-wasm read them, and the query behind both runs once per
+// build (shared-query.ts).
 
 import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {createRequire} from "node:module";
@@ -14,20 +15,36 @@ import {join} from "node:path";
 import initParquet, {readParquet} from "parquet-wasm/esm";
 import {exportQuery} from "../../loaders/store/export.js";
 import {encodePack} from "../client/tables.js";
-import {redactedQuery} from "./redaction.js";
+import {sharedResult} from "./shared-query.js";
 import {withStore} from "./store.js";
 
-/** Writes the pack of `tables` (table name → query over the store, key-shaped text redacted) to stdout. */
-export async function emitFirstViewPack(tables: Readonly<Record<string, string>>): Promise<void> {
+/**
+ * A table of a pack: a query over the store, or a summary of another query's
+ * result, whose SQL reads that result as `source` (a read_parquet call), so the
+ * heavy query still runs once and the summary costs one pass over its rows.
+ */
+export type PackTable = string | {from: string; sql: (source: string) => string};
+
+const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
+
+/** Writes the pack of `tables` (table name → PackTable, key-shaped text redacted) to stdout. */
+export async function emitFirstViewPack(tables: Readonly<Record<string, PackTable>>): Promise<void> {
   const require = createRequire(import.meta.url);
   await initParquet({module_or_path: readFileSync(require.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm"))});
   const pack = await withStore(async (store) => {
     const dir = mkdtempSync(join(tmpdir(), "sociometer-pack-"));
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
-      for (const [name, sql] of Object.entries(tables)) {
-        const file = join(dir, `${name}.parquet`);
-        await exportQuery(store.conn, await redactedQuery(store.conn, sql), file, "parquet");
+      for (const [name, table] of Object.entries(tables)) {
+        let file: string;
+        if (typeof table === "string") {
+          file = await sharedResult(store, table);
+        } else {
+          // The source is redacted already; the summary only groups and sums its columns.
+          const source = `read_parquet(${quoted(await sharedResult(store, table.from))})`;
+          file = join(dir, `${name}.parquet`);
+          await exportQuery(store.conn, table.sql(source), file, "parquet");
+        }
         entries.push({name, ipc: readParquet(readFileSync(file)).intoIPCStream()});
       }
       return encodePack(entries);

@@ -4,6 +4,6 @@
 // as the CLI's `report hsii` does.
 
 import {HSII_CASES_SQL} from "../../loaders/queries/hsii.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(HSII_CASES_SQL);
+await emitSharedParquet(HSII_CASES_SQL);

@@ -2,6 +2,6 @@
 // each round's answer matched gold, in round order (HSII §6.4, Table 2).
 
 import {HSII_COT_SQL} from "../../loaders/queries/hsii.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(HSII_COT_SQL);
+await emitSharedParquet(HSII_COT_SQL);

@@ -1,6 +1,6 @@
 // InformativeBench (loaders/queries/informativebench.ts): one row per (backend model, question, settings) record with prediction, gold and settings; src/lib/informativebench.ts scores them in the page, as `report informativebench` does.
 
 import {IB_RESULTS_SQL} from "../../loaders/queries/informativebench.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(IB_RESULTS_SQL);
+await emitSharedParquet(IB_RESULTS_SQL);

@@ -1,6 +1,6 @@
 // InformativeBench (loaders/queries/informativebench.ts): the schedule inputs, one row per activity, for checking gold answers with the verifier in the page.
 
 import {IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(IB_SCHEDULES_SQL);
+await emitSharedParquet(IB_SCHEDULES_SQL);

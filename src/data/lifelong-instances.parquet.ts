@@ -5,6 +5,6 @@
 // CLI's `report lifelong` does.
 
 import {LIFELONG_INSTANCES_SQL} from "../../loaders/queries/lifelong.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(LIFELONG_INSTANCES_SQL);
+await emitSharedParquet(LIFELONG_INSTANCES_SQL);

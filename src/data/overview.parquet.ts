@@ -5,6 +5,6 @@
 // The query is in loaders/queries/overview.ts.
 
 import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(OVERVIEW_SQL);
+await emitSharedParquet(OVERVIEW_SQL);

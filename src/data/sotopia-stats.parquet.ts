@@ -3,6 +3,6 @@
 // for any choice of rater and models with src/lib/sotopia.ts.
 
 import {SOTOPIA_STATS_SQL} from "../../loaders/queries/sotopia.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(SOTOPIA_STATS_SQL);
+await emitSharedParquet(SOTOPIA_STATS_SQL);

@@ -3,6 +3,6 @@
 // SOTOPIA-hard list. One small row per task.
 
 import {SOTOPIA_TASKS_SQL} from "../../loaders/queries/sotopia.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(SOTOPIA_TASKS_SQL);
+await emitSharedParquet(SOTOPIA_TASKS_SQL);

@@ -3,6 +3,6 @@
 // CLI's `report stss` and `report stss-action` do.
 
 import {STSS_CONVERSATIONS_SQL} from "../../loaders/queries/stss.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(STSS_CONVERSATIONS_SQL);
+await emitSharedParquet(STSS_CONVERSATIONS_SQL);

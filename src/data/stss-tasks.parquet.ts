@@ -3,6 +3,6 @@
 // CLI's `report stss` and `report stss-action` do.
 
 import {STSS_TASKS_SQL} from "../../loaders/queries/stss.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(STSS_TASKS_SQL);
+await emitSharedParquet(STSS_TASKS_SQL);

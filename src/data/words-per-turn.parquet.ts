@@ -3,6 +3,6 @@
 // `human`), for the SOTOPIA page's words-per-turn chart (SOTOPIA §7).
 
 import {WORDS_PER_TURN_SQL} from "../../loaders/queries/sotopia.js";
-import {emitParquet} from "./store.js";
+import {emitSharedParquet} from "./shared-query.js";
 
-await emitParquet(WORDS_PER_TURN_SQL);
+await emitSharedParquet(WORDS_PER_TURN_SQL);

@@ -45,7 +45,18 @@ export interface ModelAggregate {
   moments: Moments;
 }
 
-const toMoments = (r: SotopiaStatRow): Moments => ({n: r.n, sum: r.sum, sumSq: r.sum_sq});
+/**
+ * A statistics row with or without its task: the per-task rows, or their sums
+ * over tasks (one row per rater, model, partner and dimension). Means, the
+ * matrix and the default rater are the same from either; a task filter keeps
+ * only rows that name a chosen task.
+ */
+export type SotopiaGroupRow = Omit<SotopiaStatRow, "task_id"> & {task_id?: string};
+
+const inTasks = (r: SotopiaGroupRow, tasks: ReadonlySet<string> | undefined): boolean =>
+  !tasks || (r.task_id !== undefined && tasks.has(r.task_id));
+
+const toMoments = (r: SotopiaGroupRow): Moments => ({n: r.n, sum: r.sum, sumSq: r.sum_sq});
 
 /**
  * Model aggregates (SOTOPIA Table 2): a model's mean on each dimension over all
@@ -53,13 +64,13 @@ const toMoments = (r: SotopiaStatRow): Moments => ({n: r.n, sum: r.sum, sumSq: r
  * ordered by model, then by the paper's dimension order with overall last.
  */
 export function modelAggregates(
-  rows: readonly SotopiaStatRow[],
+  rows: readonly SotopiaGroupRow[],
   {rater, models, tasks}: {rater: string; models?: readonly string[]; tasks?: ReadonlySet<string>},
 ): ModelAggregate[] {
   const groups = new Map<string, {model: string; dimension: string; parts: Moments[]}>();
   const keep = models ? new Set(models) : null;
   for (const r of rows) {
-    if (r.rater !== rater || (keep && !keep.has(r.model)) || (tasks && !tasks.has(r.task_id))) continue;
+    if (r.rater !== rater || (keep && !keep.has(r.model)) || !inTasks(r, tasks)) continue;
     const key = `${r.model}\u0000${r.dimension}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = {model: r.model, dimension: r.dimension, parts: []}));
@@ -75,7 +86,7 @@ export function modelAggregates(
 }
 
 /** The rater a SOTOPIA view shows first: the LLM rater with the most scores, else any rater with the most. */
-export function defaultRater(rows: readonly SotopiaStatRow[]): string | undefined {
+export function defaultRater(rows: readonly SotopiaGroupRow[]): string | undefined {
   const totals = new Map<string, {n: number; llm: boolean}>();
   for (const r of rows) {
     const t = totals.get(r.rater) ?? {n: 0, llm: r.rater_kind === "llm"};
@@ -94,10 +105,10 @@ export interface PairCell {
 }
 
 /** Mean of a model's scores grouped by (model, partner model), one rater and dimension (SOTOPIA Figure 3 / G.4, Table 3). */
-export function pairwiseMatrix(rows: readonly SotopiaStatRow[], {rater, dimension, tasks}: {rater: string; dimension: string; tasks?: ReadonlySet<string>}): PairCell[] {
+export function pairwiseMatrix(rows: readonly SotopiaGroupRow[], {rater, dimension, tasks}: {rater: string; dimension: string; tasks?: ReadonlySet<string>}): PairCell[] {
   const cells = new Map<string, {model: string; partner: string; parts: Moments[]}>();
   for (const r of rows) {
-    if (r.rater !== rater || r.dimension !== dimension || (tasks && !tasks.has(r.task_id))) continue;
+    if (r.rater !== rater || r.dimension !== dimension || !inTasks(r, tasks)) continue;
     const key = `${r.model}\u0000${r.partner}`;
     const c = cells.get(key) ?? {model: r.model, partner: r.partner, parts: []};
     c.parts.push(toMoments(r));

@@ -17,7 +17,7 @@ import {hsiiData} from "../../src/client/hsii.js";
 import {informativeBenchData} from "../../src/client/informativebench.js";
 import {lifelongData, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
-import {sotopiaData, wordsPerTurnRows} from "../../src/client/sotopia.js";
+import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
 import {stssData} from "../../src/client/stss.js";
 import {decodeParquetRows} from "../../src/client/parquet.js";
 import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
@@ -49,14 +49,18 @@ const LOADERS = {
 } as const;
 type TableName = keyof typeof LOADERS;
 
-/** The first-view pack each page reads (src/data/<pack>-first-view.bin.ts) and the tables in it, in order. */
-const PACKS: Record<string, readonly TableName[]> = {
-  overview: ["overview"],
-  sotopia: ["sotopia_stats", "sotopia_tasks", "words_per_turn", "overview"],
-  lifelong: ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures", "overview"],
-  hsii: ["hsii_cases", "hsii_cot", "overview"],
-  stss: ["stss_conversations", "stss_runs", "stss_tasks", "overview"],
-  informativebench: ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "overview"],
+/** Tables a pack holds that no Parquet loader writes: SOTOPIA's statistics summed over tasks. */
+type SummaryName = "sotopia_groups";
+
+/** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
+const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
+  "overview-first-view": ["overview"],
+  "sotopia-first-view": ["sotopia_groups", "words_per_turn", "overview"],
+  "sotopia-by-task": ["sotopia_stats", "sotopia_tasks"],
+  "lifelong-first-view": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures", "overview"],
+  "hsii-first-view": ["hsii_cases", "hsii_cot", "overview"],
+  "stss-first-view": ["stss_conversations", "stss_runs", "stss_tasks", "overview"],
+  "informativebench-first-view": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "overview"],
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
@@ -119,7 +123,7 @@ beforeAll(async () => {
   }
   const packNames = Object.keys(PACKS);
   for (let i = 0; i < packNames.length; i += 2) {
-    await Promise.all(packNames.slice(i, i + 2).map(async (pack) => packs.set(pack, await runLoader(`${pack}-first-view.bin`, storePath))));
+    await Promise.all(packNames.slice(i, i + 2).map(async (pack) => packs.set(pack, await runLoader(`${pack}.bin`, storePath))));
   }
 }, 360_000);
 
@@ -151,16 +155,53 @@ describe("decoded tables", () => {
  * sum can differ in its last bit (15.285714285714286 against …285); every
  * other value, and the rows' order, must match exactly.
  */
+/** Every fractional number in `value`, however deep, rounded to 12 significant digits. */
+const roundedDeep = (value: unknown): unknown =>
+  typeof value === "number" && !Number.isInteger(value) ? Number(value.toPrecision(12))
+    : Array.isArray(value) ? value.map(roundedDeep)
+    : value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, roundedDeep(v)]))
+    : value;
+
 const toTwelveDigits = (rows: readonly Record<string, unknown>[]) =>
   rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "number" && !Number.isInteger(v) ? Number(v.toPrecision(12)) : v])));
+
+/**
+ * The SOTOPIA statistics summed over tasks, in JavaScript from the Parquet
+ * loader's per-task rows: what the first-view pack's sotopia_groups must hold,
+ * ordered by rater, rater_kind, model, partner, dimension.
+ */
+function sumsOverTasks(rows: readonly Row[]): Row[] {
+  const groups = new Map<string, {rater: unknown; rater_kind: unknown; model: unknown; partner: unknown; dimension: unknown; n: number; sum: number; sum_sq: number}>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.rater, r.rater_kind, r.model, r.partner, r.dimension]);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = {rater: r.rater, rater_kind: r.rater_kind, model: r.model, partner: r.partner, dimension: r.dimension, n: 0, sum: 0, sum_sq: 0}));
+    g.n += Number(r.n);
+    g.sum += Number(r.sum);
+    g.sum_sq += Number(r.sum_sq);
+  }
+  return orderBy(Array.from(groups.values()), ["rater", "rater_kind", "model", "partner", "dimension"]);
+}
 
 describe("first-view packs", () => {
   it("hold, for each page, the rows its Parquet loaders give (sums to 12 digits), decoded without parquet-wasm", async () => {
     for (const [pack, names] of Object.entries(PACKS)) {
       const tables = decodePack(new Uint8Array(packs.get(pack)!), pack);
       expect(Object.keys(tables), pack).toEqual(names);
-      for (const name of names) expect(toTwelveDigits(tables[name]!), `${pack}: ${name}`).toEqual(toTwelveDigits(decoded[name]!));
+      for (const name of names) {
+        const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats) : decoded[name];
+        expect(toTwelveDigits(tables[name]!), `${pack}: ${name}`).toEqual(toTwelveDigits(expected));
+      }
     }
+  });
+
+  it("SOTOPIA's first view holds its statistics summed over tasks: 6,760 per-task rows become 1,504, the same totals", () => {
+    const {sotopia_groups: groups} = decodePack(new Uint8Array(packs.get("sotopia-first-view")!), "sotopia-first-view");
+    expect(decoded.sotopia_stats).toHaveLength(6760);
+    expect(groups).toHaveLength(1504);
+    expect(groups!.some((g) => "task_id" in g)).toBe(false);
+    const total = (rows: readonly Row[]) => rows.reduce((n, r) => n + Number(r.n), 0);
+    expect(total(groups!)).toBe(total(decoded.sotopia_stats));
   });
 
   it("round-trip through encodePack, and a damaged pack is refused naming the file and what is wrong", () => {
@@ -195,7 +236,8 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
   });
 
   it("SOTOPIA: rows, raters (LLM first, then the human mean, then most scores), models, tasks; the same means and matrix", async () => {
-    const data = sotopiaData(decoded);
+    const data = sotopiaData(decodePack(new Uint8Array(packs.get("sotopia-first-view")!)) as never);
+    const byTask = sotopiaTaskData(decodePack(new Uint8Array(packs.get("sotopia-by-task")!)) as never);
     const rows = await query<{rater: string}>("SELECT * FROM sotopia_stats");
     const raters = await query<{rater: string; rater_kind: string; ratings: number | null}>(`
       SELECT * FROM (
@@ -204,17 +246,18 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
       ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`);
     const models = (await query<{model: string}>("SELECT DISTINCT model FROM sotopia_stats ORDER BY model")).map((r) => r.model);
     const tasks = await query<{task_id: string}>("SELECT task_id, codename, characters FROM sotopia_tasks");
-    expect(data.rows).toEqual(rows);
+    expect(toTwelveDigits(byTask.rows as never)).toEqual(toTwelveDigits(rows));
     expect(data.raters).toEqual(raters.map((r) => ({...r, ratings: Number(r.ratings ?? 0)})));
     expect(data.models).toEqual(models);
-    expect([...data.tasks.values()].map((t) => ({task_id: t.task_id, codename: t.codename, characters: t.characters}))).toEqual(tasks);
+    expect([...byTask.tasks.values()].map((t) => ({task_id: t.task_id, codename: t.codename, characters: t.characters}))).toEqual(tasks);
     // The first view: the default rater's means per model and dimension.
     const rater = defaultRater(data.rows)!;
     expect(rater).toBe("gpt-4");
+    // Sums over tasks give the per-task rows' means and matrix (to 12 digits: the sums add in another order).
     const fromDecoded = modelAggregates(data.rows, {rater, models: data.models});
-    expect(fromDecoded).toEqual(modelAggregates(rows as never, {rater, models}));
+    expect(roundedDeep(fromDecoded)).toEqual(roundedDeep(modelAggregates(rows as never, {rater, models})));
     expect(fromDecoded.filter((a) => a.dimension === OVERALL)).toHaveLength(models.length);
-    expect(pairwiseMatrix(data.rows, {rater, dimension: OVERALL})).toEqual(pairwiseMatrix(rows as never, {rater, dimension: OVERALL}));
+    expect(roundedDeep(pairwiseMatrix(data.rows, {rater, dimension: OVERALL}))).toEqual(roundedDeep(pairwiseMatrix(rows as never, {rater, dimension: OVERALL})));
     const words = await query<{model: string; turns: number; words: number}>("SELECT model, turns, words FROM words_per_turn ORDER BY model");
     expect(wordsPerTurnRows(decoded.words_per_turn)).toEqual(words.map((r) => ({...r, perTurn: wordsPerTurn(r)})));
   });
