@@ -323,7 +323,8 @@ per score, as the page ran it on its main thread before (a change of k or basis 
 \`AgreementEngine\` over typed arrays as the page's worker runs it, each change on a fresh engine
 that has computed only the starting view (the worker right after reading the rows). *computed
 ahead*: the same change once the engine has computed ahead every neighbour of the starting view
-(\`AgreementEngine.neighbours\`: the other basis, every k, every rater B, every rater A), which the
+(\`AgreementEngine.neighbours\`: the other basis, the raters next to A and B in the menus, every k,
+every other rater B, every other rater A), which the
 worker does between requests, one view at a time, posting each to the page: the change is then a
 lookup (and on the page no round trip at all). Median of ${repeat}. Goal: ≤ ${GOAL_MS} ms per change
 at 100k. Numbers are equal to the library's (\`test/client/agreement-engine.test.ts\`).

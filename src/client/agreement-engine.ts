@@ -134,24 +134,34 @@ export class AgreementEngine {
 
   /**
    * The options a reader is likely to pick next from these, most likely
-   * first: the other basis, every other k (nearest first) on this basis and
-   * then on the other, every other rater B, every other rater A (LLM raters
-   * first, then by their number of scores, as the menus list them). A = B is
-   * left out: the page shows no numbers for it.
+   * first: the other basis (the same pairing: nearly free); the raters next
+   * to A and to B in the menus (a step of the arrow keys in a menu); every
+   * other k (nearest first) on this basis and then on the other, while these
+   * raters' pairing is at hand; then every other rater B and every other
+   * rater A (LLM raters first, then by their number of scores, as the menus
+   * list them). A = B is left out: the page shows no numbers for it.
    */
   neighbours({a, b, bins, basis}: ViewOptions): ViewOptions[] {
     const other: SpreadBasis = basis === "dimension" ? "annotators" : "dimension";
     const ks: number[] = [];
     for (let step = 1; step <= 9; step++) for (const k of [bins - step, bins + step]) if (k >= 2 && k <= 11) ks.push(k);
     const named = this.likelyRaters().map((rater): RaterChoice => ({rater}));
-    const same = (x: RaterChoice, y: RaterChoice) => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
-    const out: ViewOptions[] = [{a, b, bins, basis: other}];
-    for (const k of ks) out.push({a, b, bins: k, basis});
-    // Two steps away, but nearly free while these raters' pairing is at hand (kappa per k is kept on it).
-    for (const k of ks) out.push({a, b, bins: k, basis: other});
-    if (!same(HUMANS, b) && !same(HUMANS, a)) out.push({a, b: HUMANS, bins, basis});
-    for (const choice of named) if (!same(choice, b) && !same(choice, a)) out.push({a, b: choice, bins, basis});
-    for (const choice of named) if (!same(choice, a) && !same(choice, b)) out.push({a: choice, b, bins, basis});
+    const menuB = [HUMANS, ...named];
+    const out: ViewOptions[] = [];
+    const seen = new Set<string>([viewKey({a, b, bins, basis})]);
+    const add = (options: ViewOptions) => {
+      const key = viewKey(options);
+      if (sameChoice(options.a, options.b) || seen.has(key)) return;
+      seen.add(key);
+      out.push(options);
+    };
+    add({a, b, bins, basis: other});
+    for (const choice of nextInMenu(named, a, b)) add({a: choice, b, bins, basis});
+    for (const choice of nextInMenu(menuB, b, a)) add({a, b: choice, bins, basis});
+    for (const k of ks) add({a, b, bins: k, basis});
+    for (const k of ks) add({a, b, bins: k, basis: other});
+    for (const choice of menuB) add({a, b: choice, bins, basis});
+    for (const choice of named) add({a: choice, b, bins, basis});
     return out;
   }
 
@@ -207,6 +217,21 @@ export class AgreementEngine {
     }
     return {table, instances: p.n, episodes: p.episodes, differences: p.differences(basis)};
   }
+}
+
+const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
+
+/** The entries before and after `current` in a menu, stepping over `other` (A = B shows nothing): where the arrow keys go. */
+function nextInMenu(menu: readonly RaterChoice[], current: RaterChoice, other: RaterChoice): RaterChoice[] {
+  const at = menu.findIndex((c) => sameChoice(c, current));
+  if (at < 0) return [];
+  const out: RaterChoice[] = [];
+  for (const step of [-1, 1]) {
+    let i = at + step;
+    if (i >= 0 && i < menu.length && sameChoice(menu[i]!, other)) i += step;
+    if (i >= 0 && i < menu.length) out.push(menu[i]!);
+  }
+  return out;
 }
 
 /** The key a view is kept under, here and in the page's copy of the worker's views. */

@@ -115,11 +115,24 @@ export const JOBS: Record<string, Job> = {
   focus: (() => null) as Job,
 };
 
+/**
+ * How long the worker waits after the page's request before computing ahead
+ * again: the page is drawing the change then, and on two busy cores a worker
+ * computing at full speed takes the time the drawing needs.
+ */
+export const PAUSE_AFTER_REQUEST_MS = 250;
+
 /** Runs requests one after another, answering each by its id; computes ahead when idle. */
 function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null}): void {
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let ahead: ViewOptions | null = null;
+  // One pending step at a time: a request's end and the last step both schedule the next one.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (ms: number) => {
+    clearTimeout(timer);
+    timer = setTimeout(computeAhead, ms);
+  };
   const computeAhead = async () => {
     if (waiting > 0 || ahead === null || loading === null) return;
     const {engine} = await loading;
@@ -131,7 +144,7 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     let done = 0;
     for (const n of neighbours) if (engine.ready(n)) done++;
     scope.postMessage({type: "ahead", key: next === null ? "" : viewKey(next), value: next === null ? null : engine.view(next), done, total: neighbours.length});
-    if (next !== null) setTimeout(computeAhead, 0);
+    if (next !== null) schedule(0);
   };
   scope.onmessage = ({data: {id, job, params}}) => {
     waiting++;
@@ -151,7 +164,7 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
         scope.postMessage({id, type: "error", message: e instanceof Error ? e.message : String(e)});
       } finally {
         waiting--;
-        setTimeout(computeAhead, 0);
+        schedule(job === "load" ? 0 : PAUSE_AFTER_REQUEST_MS);
       }
     });
   };

@@ -350,21 +350,3 @@ export function trustSummary(table: readonly AgreementRow[], {a, b}: Pick<Agreem
   }
   return lines;
 }
-
-/**
- * A chart renderer that draws again only when the spec changed: a change of
- * k leaves both charts' data as they were, and the page then keeps the drawn
- * chart instead of spending the input event's time on Vega.
- */
-export function redrawnOnChange<S, E>(render: (spec: S) => Promise<E>): (spec: S) => Promise<E> {
-  let key: string | null = null;
-  let drawn: Promise<E> | null = null;
-  return (spec) => {
-    const next = JSON.stringify(spec);
-    if (next !== key || drawn === null) {
-      key = next;
-      drawn = render(spec);
-    }
-    return drawn;
-  };
-}

@@ -143,12 +143,18 @@ export function pointOptions(options: PageReliabilityOptions): PageReliabilityOp
 /** Seconds per resample per scored item (judge rows' n plus annotator rows' items), from the reliability benchmark: 45 ms per resample at 100k items a side. */
 const SECONDS_PER_RESAMPLED_ITEM = 0.23e-6;
 
-/** About how long the bootstrap of `resamples` takes for what this report covers, in whole seconds (at least 1): the click's label. */
-export function bootstrapSeconds(report: ReliabilityReport, resamples: number): number {
+/**
+ * About how long the bootstrap of `resamples` takes for what this report
+ * covers, in whole seconds (at least 1): the click's label. The bootstrap's
+ * worker first reads the rows and computes the point estimates again, which
+ * took `pointSeconds` on this page (minutes at 100k episodes, more than the
+ * resampling itself), then resamples.
+ */
+export function bootstrapSeconds(report: ReliabilityReport, resamples: number, pointSeconds: number): number {
   let items = 0;
   for (const j of report.judges) items += j.n;
   for (const a of report.annotators) items += a.items;
-  return Math.max(1, Math.round(items * resamples * SECONDS_PER_RESAMPLED_ITEM));
+  return Math.max(1, Math.round(pointSeconds + items * resamples * SECONDS_PER_RESAMPLED_ITEM));
 }
 
 /** The progress note under the options: how far the bootstrap is. */

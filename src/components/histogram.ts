@@ -46,23 +46,26 @@ export function differenceHistogram(counts: DifferenceCounts, options: Differenc
   const tickStep = extent <= 6 ? 1 : extent <= 12 ? 2 : 5;
   const ticks: number[] = [];
   for (let t = -Math.floor(extent / tickStep) * tickStep; t <= extent; t += tickStep) ticks.push(t);
-  const x = {type: "quantitative" as const, scale: {domain: [-extent, extent], nice: false}, axis: {values: ticks, format: "d"}};
+  // What changes with the raters and the dimension is in params and named datasets (the band and the bias rule
+  // empty when absent), so that the page updates a drawn chart in place (agreement-chart.ts) instead of drawing anew.
+  const x = {type: "quantitative" as const, scale: {domain: {expr: "[-extent, extent]"}, nice: false}, axis: {values: {expr: "ticks"}, format: "d"}};
   return {
-    title: {text: title, anchor: "start", fontSize: 12},
+    params: [{name: "heading", value: title}, {name: "extent", value: extent}, {name: "ticks", value: ticks}],
+    title: {text: {expr: "heading"}, anchor: "start", fontSize: 12},
     width: Math.max(240, Math.min(width, 900) - 80),
     height: 180,
+    // Laid out again on every update in place: new labels may need less room than the old ones.
+    autosize: {type: "pad", resize: true},
     config: {view: {stroke: null}},
     layer: [
-      ...(spread !== null
-        ? [{
-            data: {values: [{lo: -spread, hi: spread}]},
-            mark: {type: "rect", color: "#9ecae1", opacity: 0.35},
-            encoding: {x: {field: "lo", ...x, title: xTitle}, x2: {field: "hi"}},
-          }]
-        : []),
+      {
+        data: {name: "band", values: spread !== null ? [{lo: -spread, hi: spread}] : []},
+        mark: {type: "rect", color: "#9ecae1", opacity: 0.35},
+        encoding: {x: {field: "lo", ...x, title: xTitle}, x2: {field: "hi"}},
+      },
       {
         // Binned here rather than by Vega's bin transform, which has no extent (and warns) when every difference is equal.
-        data: {values: counts.bins},
+        data: {name: "bins", values: counts.bins},
         mark: {type: "bar", color: "#4c78a8", tooltip: true},
         encoding: {
           x: {field: "from", bin: "binned", ...x, title: xTitle},
@@ -75,18 +78,16 @@ export function differenceHistogram(counts: DifferenceCounts, options: Differenc
         mark: {type: "rule", color: "#666"},
         encoding: {x: {field: "at", ...x}},
       },
-      ...(Number.isFinite(bias)
-        ? [{
-            data: {values: [{at: bias, label: `bias ${bias >= 0 ? "+" : ""}${bias.toFixed(2)}`}]},
-            layer: [
-              {mark: {type: "rule", color: "#d62728", strokeDash: [4, 3], strokeWidth: 2}, encoding: {x: {field: "at", ...x}}},
-              {
-                mark: {type: "text", color: "#d62728", align: "left", dx: 4, y: 0, baseline: "top"},
-                encoding: {x: {field: "at", ...x}, text: {field: "label"}},
-              },
-            ],
-          }]
-        : []),
+      {
+        data: {name: "bias", values: Number.isFinite(bias) ? [{at: bias, label: `bias ${bias >= 0 ? "+" : ""}${bias.toFixed(2)}`}] : []},
+        layer: [
+          {mark: {type: "rule", color: "#d62728", strokeDash: [4, 3], strokeWidth: 2}, encoding: {x: {field: "at", ...x}}},
+          {
+            mark: {type: "text", color: "#d62728", align: "left", dx: 4, y: 0, baseline: "top"},
+            encoding: {x: {field: "at", ...x}, text: {field: "label"}},
+          },
+        ],
+      },
     ],
   } as TopLevelSpec;
 }

@@ -15,10 +15,13 @@ const offlineLoader = {
   file: refuse("files"),
 } as unknown as Loader;
 
+/** vega-embed's options for every chart of the site: SVG, no action menu, no loading. */
+export const OFFLINE_EMBED = {mode: "vega-lite", actions: false, renderer: "svg", loader: offlineLoader} as const;
+
 /** Renders a Vega-Lite `spec` and returns the element holding it. */
 export async function renderVega(spec: VisualizationSpec): Promise<HTMLElement> {
   const div = document.createElement("div");
   div.className = "vega-chart";
-  await embed(div, spec, {mode: "vega-lite", actions: false, renderer: "svg", loader: offlineLoader});
+  await embed(div, spec, OFFLINE_EMBED);
   return div;
 }

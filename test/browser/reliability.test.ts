@@ -61,6 +61,21 @@ describeUnless(browserTestsOff(), "the reliability section of the agreement page
     expect(await page.getByTestId("reliability-options").textContent()).toContain("intervals: not computed yet");
     // No verdict rests on a one-resample interval.
     expect(await page.getByTestId("reliability-verdicts").count()).toBe(0);
+    // The resamples change only the bootstrap: the button relabels, and the point estimates are not computed again (a minute at 100k).
+    const seconds = async () => Number((await button.textContent())?.match(/about (\d+) s/)?.[1]);
+    const before = await seconds();
+    await page.evaluate(() => {
+      const progress = () => document.querySelector("[data-testid=reliability-progress]")?.textContent ?? "";
+      new MutationObserver(() => {
+        if (/Starting the background worker|Reading the score rows/.test(progress())) (window as unknown as {restarted?: boolean}).restarted = true;
+      }).observe(document.body, {childList: true, subtree: true, characterData: true});
+    });
+    await page.getByLabel("Resamples", {exact: true}).selectOption("200");
+    await expect.poll(() => page.getByLabel("Resamples", {exact: true}).inputValue()).toBe("0");
+    await page.waitForTimeout(1000);
+    expect(await seconds()).toBeLessThanOrEqual(before);
+    expect(await page.evaluate(() => (window as unknown as {restarted?: boolean}).restarted)).toBeUndefined();
+    expect(await page.getByTestId("reliability-progress").textContent()).toContain("Point estimates");
     await page.close();
   }, 600_000);
 

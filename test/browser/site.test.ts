@@ -479,8 +479,9 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
       // Other options give the CLI's numbers for those options.
       await page.getByLabel("Kappa bins k", {exact: true}).fill("3");
       await page.getByLabel("sd of each instance's annotators").check();
-      await expect.poll(() => page.getByTestId("agreement-options").textContent()).toContain("kappa over k = 3");
-      await expect.poll(() => page.getByTestId("agreement-options").textContent()).toContain("instance's own human annotators");
+      // Computed by the page's worker, which may still be starting (parquet-wasm, the rows): on a busy machine, seconds.
+      await expect.poll(() => page.getByTestId("agreement-options").textContent(), {timeout: 30_000}).toContain("kappa over k = 3");
+      await expect.poll(() => page.getByTestId("agreement-options").textContent(), {timeout: 30_000}).toContain("instance's own human annotators");
       expect(await page.locator("[data-testid=kappa-table] thead").textContent()).toContain("k = 3 bins");
       await check(agreementOther.rows);
 

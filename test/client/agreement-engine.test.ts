@@ -170,8 +170,10 @@ describe("AgreementEngine.prefetch", () => {
     engine.view(start);
     // Six raters (annotator-1 … 4, gpt-4, llama): 19 other (k, basis), 5 other B (the named raters but gpt-4), 5 other A (all but gpt-4).
     expect(engine.neighbours(start).length).toBe(19 + 5 + 5);
-    // LLM raters first, as the menus list them: B = llama comes right after every k on both bases.
-    expect(engine.neighbours(start).slice(19, 21)).toEqual([{...start, b: {rater: "llama"}}, {...start, b: {rater: expect.stringMatching(/^annotator-/)}}]);
+    // The other basis, then the raters next to A and B in the menus (A: gpt-4, llama, …; B: the humans, gpt-4 = A skipped, llama, …), then k nearest first.
+    expect(engine.neighbours(start).slice(0, 5)).toEqual([{...start, basis: "annotators"}, {...start, a: {rater: "llama"}}, {...start, b: {rater: "llama"}}, {...start, bins: 4}, {...start, bins: 6}]);
+    // Then the other raters, LLM raters first as the menus list them: B = an annotator, after every k on both bases.
+    expect(engine.neighbours(start)[21]).toEqual({...start, b: {rater: expect.stringMatching(/^annotator-/)}});
     let steps = 0;
     while (engine.prefetch(start)) steps++;
     expect(steps).toBe(19 + 5 + 5);

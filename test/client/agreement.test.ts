@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {defaultJudge, differenceView, pText, raterChoices, redrawnOnChange, sameRater, sameRaterText, startingRaters, trustSummary} from "../../src/client/agreement.js";
+import {defaultJudge, differenceView, pText, raterChoices, sameRater, sameRaterText, startingRaters, trustSummary} from "../../src/client/agreement.js";
 import {agreementTable, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
 import {differenceCounts, differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
 
@@ -85,17 +85,3 @@ describe("differenceView at 100k episodes", () => {
   });
 });
 
-describe("redrawnOnChange", () => {
-  it("draws again only when the spec changed, and hands back the same drawing otherwise", async () => {
-    const drawn: string[] = [];
-    const draw = redrawnOnChange(async (spec: {bins: number[]; title: string}) => {
-      drawn.push(spec.title);
-      return {title: spec.title};
-    });
-    const first = await draw({bins: [1, 2], title: "a"});
-    expect(await draw({bins: [1, 2], title: "a"})).toBe(first);
-    await draw({bins: [1, 3], title: "a"});
-    await draw({bins: [1, 3], title: "b"});
-    expect(drawn).toEqual(["a", "a", "b"]);
-  });
-});

@@ -1,0 +1,112 @@
+// A Vega-Lite chart that stays on the agreement page while the reader changes
+// options. Embedding a new chart (compiling Vega-Lite, parsing the Vega spec,
+// building the dataflow and the SVG) costs most of a rater change's time; a
+// chart whose specs differ only in named inline datasets and top-level params
+// is instead updated in place (view.data, view.signal, runAsync), which
+// redraws only the marks that changed.
+
+import embed from "vega-embed";
+import type {View} from "vega";
+import type {TopLevelSpec} from "vega-lite";
+import {OFFLINE_EMBED} from "./vega.js";
+
+/** A dataset the chart's owner may swap: inline data with a name. */
+interface NamedData {
+  name: string;
+  values: unknown[];
+}
+
+/** A top-level param: a signal the spec's expressions read. */
+interface Param {
+  name: string;
+  value: unknown;
+}
+
+const isNamedData = (x: unknown): x is NamedData =>
+  x !== null && typeof x === "object" && typeof (x as NamedData).name === "string" && Array.isArray((x as NamedData).values);
+
+/** Every named inline dataset of a spec and its layers, in spec order. */
+export function namedData(spec: TopLevelSpec): NamedData[] {
+  const out: NamedData[] = [];
+  const visit = (node: {data?: unknown; layer?: unknown[]}) => {
+    if (isNamedData(node.data)) out.push(node.data);
+    for (const child of node.layer ?? []) visit(child as typeof node);
+  };
+  visit(spec as never);
+  return out;
+}
+
+/** The top-level params that carry a value (not selections). */
+function valueParams(spec: TopLevelSpec): Param[] {
+  const params = (spec as {params?: (Param & {select?: unknown})[]}).params ?? [];
+  return params.filter((p) => p.select === undefined);
+}
+
+/**
+ * What must stay equal for a chart to be updated in place rather than
+ * embedded again: the spec with the values of its named datasets and of its
+ * top-level params left out.
+ */
+export function chartShape(spec: TopLevelSpec): string {
+  const swapped = new Set<unknown>([...namedData(spec), ...valueParams(spec)]);
+  return JSON.stringify(spec, function (this: unknown, key, value) {
+    if (swapped.has(this) && (key === "values" || key === "value")) return null;
+    return value;
+  });
+}
+
+/** Brings a view drawn from a spec of the same shape (chartShape) to `spec`: its params, then its named datasets. */
+export async function updateInPlace(view: View, spec: TopLevelSpec): Promise<void> {
+  for (const p of valueParams(spec)) view.signal(p.name, p.value);
+  for (const d of namedData(spec)) view.data(d.name, d.values);
+  await view.runAsync();
+}
+
+export interface LiveChart {
+  /** The chart's place on the page, made once: the page displays it in a cell that never re-runs. */
+  readonly element: HTMLDivElement;
+  /** Shows `spec` (null: nothing), in place when its shape is the last one's; resolves once drawn. */
+  show(spec: TopLevelSpec | null): Promise<void>;
+}
+
+/** A chart that keeps its Vega view across calls of show(). */
+export function liveChart(testId?: string): LiveChart {
+  const element = document.createElement("div");
+  if (testId) element.dataset.testid = testId;
+  let drawn: {view: View; shape: string; spec: string} | null = null;
+  // Calls run one at a time; one superseded while another draws is skipped.
+  let queue: Promise<void> = Promise.resolve();
+  let latest = 0;
+  const draw = async (spec: TopLevelSpec | null, call: number): Promise<void> => {
+    if (call !== latest) return;
+    if (spec === null) {
+      drawn?.view.finalize();
+      drawn = null;
+      element.replaceChildren();
+      return;
+    }
+    // A change of k leaves both charts as they are: nothing to do then.
+    const text = JSON.stringify(spec);
+    if (drawn !== null && drawn.spec === text) return;
+    const shape = chartShape(spec);
+    if (drawn !== null && drawn.shape === shape) {
+      drawn.spec = text;
+      return updateInPlace(drawn.view, spec);
+    }
+    // Drawn off the page, then swapped in: the old chart stays until the new one is whole.
+    const div = document.createElement("div");
+    div.className = "vega-chart";
+    const {view} = await embed(div, spec as never, OFFLINE_EMBED);
+    drawn?.view.finalize();
+    drawn = {view, shape, spec: text};
+    element.replaceChildren(div);
+  };
+  return {
+    element,
+    show(spec) {
+      const call = ++latest;
+      queue = queue.then(() => draw(spec, call), () => draw(spec, call));
+      return queue;
+    },
+  };
+}
