@@ -1,11 +1,11 @@
 // Writes the episode viewer's packs (format: src/client/episode-pack.ts) from
 // the store: every episode with a transcript, in blocks the page reads one at
 // a time. Rows leave DuckDB already as JSON text, key-shaped text redacted as
-// in every page data file, and stream through here one block at a time, so
-// the loader's memory does not grow with the store.
+// in every page data file, a block's part as one JSON array, and stream through
+// here one block at a time, so the loader's memory does not grow with the store.
 
 import type {DuckDBConnection} from "@duckdb/node-api";
-import {createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream} from "node:fs";
+import {createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {once} from "node:events";
@@ -175,13 +175,25 @@ const VIEWER_IDS_SQL = `
   WHERE e.episode_id IN (SELECT episode_id FROM messages) AND ${evaluatedSql("e")}`;
 
 /**
+ * Blocks written from one sort: a chunk of the pack whose rows DuckDB orders in
+ * memory (about 16k episodes, tens of megabytes of JSON), so the sort never
+ * holds more than a chunk whatever the store's size.
+ */
+export const BLOCKS_PER_CHUNK = 2048;
+
+/**
  * Writes the episode pack: every viewer episode in block blockOfId(id, B),
  * each block holding its episodes' summary row, participants, messages (in
  * order) and ratings with their dimensions' names and ranges.
+ *
+ * Two passes keep memory flat and time linear in the store: every row is
+ * turned into JSON once and spread by its block's chunk into Parquet files of
+ * a scratch folder (a partitioned write, no sort); then each chunk is read
+ * alone, and DuckDB joins each block's part into one JSON array in order, so
+ * only one text per block and part reaches JavaScript. DuckDB's memory is the
+ * caller's (the loaders' limit, src/data/store.ts).
  */
-export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
-  // The sort below spills to disk past this instead of growing with the store.
-  await conn.run("SET memory_limit = '1GB'");
+export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.WritableStream, {blocksPerChunk = BLOCKS_PER_CHUNK} = {}): Promise<void> {
   // A temporary table: the store is open read-only, and the temp catalog is the connection's own.
   // `ord` is the episode's place in id order: the sort below compares integers, not ids.
   await conn.run("CREATE OR REPLACE TEMP TABLE shipped (episode_id VARCHAR, block INTEGER, ord INTEGER)");
@@ -220,26 +232,39 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   ];
   const selects: string[] = [];
   for (const [i, {sql, order, then}] of parts.entries()) {
-    selects.push(`SELECT s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
+    selects.push(`SELECT s.block // ${blocksPerChunk} AS chunk, s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
       FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
   }
-  const writer = new PackWriter(EPISODE_PARTS);
-  let current = 0;
-  let rows: string[][] = EPISODE_PARTS.map(() => []);
-  const flush = async () => {
-    await writer.addParts(rows.map(jsonArray));
-    rows = EPISODE_PARTS.map(() => []);
-    current++;
-  };
-  // Only what is written comes out of DuckDB: handing values to JavaScript is the loader's largest cost.
-  // The order is total, so the same store always gives the same file.
-  const sorted = `SELECT block, part, row FROM (${selects.join("\nUNION ALL\n")}) ORDER BY block, part, ord, k, k2`;
-  for await (const [block, part, json] of streamRows(conn, sorted)) {
-    while (current < (block as number)) await flush();
-    rows[part as number]!.push(json as string);
+  const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-rows-"));
+  try {
+    const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+    // Small row groups: the write holds one open row group per chunk.
+    await conn.run(`COPY (${selects.join("\nUNION ALL\n")}) TO ${quote(scratch)} (FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192)`);
+    const writer = new PackWriter(EPISODE_PARTS);
+    let texts: string[] = EPISODE_PARTS.map(() => "[]");
+    let current = 0;
+    const flush = async () => {
+      await writer.addParts(texts);
+      texts = EPISODE_PARTS.map(() => "[]");
+      current++;
+    };
+    for (let chunk = 0; chunk * blocksPerChunk < blocks; chunk++) {
+      const folder = join(scratch, `chunk=${chunk}`);
+      // A chunk whose blocks are all empty has no folder.
+      if (!existsSync(folder)) continue;
+      // Within a block, parts in file order and each part's rows in a total order: the same store always gives the same file.
+      const sql = `SELECT block, part, '[' || string_agg(row, ',' ORDER BY ord, k, k2) || ']' AS rows
+        FROM read_parquet(${quote(join(folder, "*.parquet"))}) GROUP BY block, part ORDER BY block, part`;
+      for await (const [block, part, json] of streamRows(conn, sql)) {
+        while (current < (block as number)) await flush();
+        texts[part as number] = json as string;
+      }
+    }
+    while (current < blocks) await flush();
+    await writer.finish(out, {kind: "episodes", episodes: Number(count)});
+  } finally {
+    rmSync(scratch, {recursive: true, force: true});
   }
-  while (current < blocks) await flush();
-  await writer.finish(out, {kind: "episodes", episodes: Number(count)});
 }
 
 /** A benchmark of the list pack: how many episodes it has and which pages hold them. */
