@@ -176,10 +176,11 @@ const VIEWER_IDS_SQL = `
 
 /**
  * Blocks written from one sort: a chunk of the pack whose rows DuckDB orders in
- * memory (about 16k episodes, tens of megabytes of JSON), so the sort never
- * holds more than a chunk whatever the store's size.
+ * memory (about 8k episodes; at 100k episodes a chunk of 2,048 blocks took the
+ * loader to 1.86 GiB RSS, of 1,024 to 1.30 GiB), so the sort never holds more
+ * than a chunk whatever the store's size.
  */
-export const BLOCKS_PER_CHUNK = 2048;
+export const BLOCKS_PER_CHUNK = 1024;
 
 /**
  * Writes the episode pack: every viewer episode in block blockOfId(id, B),
