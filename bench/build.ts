@@ -32,7 +32,7 @@ interface ProcessLine {
 
 interface BuildRun {
   seconds: number;
-  /** Data loaders that ran, slowest first: a process each, or src/data/run-loaders.ts's lines (peak RSS: that process's). */
+  /** Data loaders that ran, slowest first: a process each, or src/data/run-loaders.ts's lines (peak RSS: each loader's own, from its line). */
   loaders: ProcessLine[];
   /** Peak RSS of Framework's own process. */
   frameworkRss: number;
@@ -70,8 +70,9 @@ async function probedBuild(run: () => Promise<{log: string} | {stdout: string; s
   const loaders = lines.filter((l) => l.script.includes(`/src/data/`));
   const runner = lines.find((l) => l.script.endsWith("/src/data/run-loaders.ts"));
   const text = "log" in result ? result.log : result.stdout + result.stderr;
-  for (const [, output, time] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s$/gm)) {
-    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: runner?.peakRss ?? 0});
+  for (const [, output, time, peak] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s(?:, peak RSS ([\d.]+) GiB)?/gm)) {
+    // Each loader's own peak where run-loaders could restart the count (Linux), else the whole process's.
+    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: peak ? Number(peak) * 2 ** 30 : runner?.peakRss ?? 0});
   }
   loaders.sort((a, b) => b.seconds - a.seconds);
   const framework = lines.filter((l) => l.script.endsWith("/observable") || l.script.includes("@observablehq/framework"));
@@ -172,7 +173,7 @@ function report(results: SizeResult[]): string {
   for (const r of results) {
     const run = r.perLoader ?? r.cold;
     const total = run.loaders.reduce((sum, l) => sum + l.seconds, 0);
-    const how = r.perLoader ? "a process per loader: wall time and peak RSS of each" : "all in one process: wall time of each, the process's peak RSS";
+    const how = r.perLoader ? "a process per loader: wall time and peak RSS of each" : "all in one process: wall time and peak RSS of each (the process's peak count restarted before each loader)";
     out.push("", `Slowest ${TOP} loaders, ${label(r.episodes)}, ${how} (all ${run.loaders.length}: ${s(total)}, one after another):`, "");
     out.push("| loader | wall | peak RSS |", "| --- | ---: | ---: |");
     for (const l of run.loaders.slice(0, TOP)) out.push(`| ${loaderName(l.script)} | ${s(l.seconds)} | ${gb(l.peakRss)} |`);
