@@ -6,7 +6,7 @@
 // build), the built site's size and the files that grow with the store.
 // Baseline: the samples store's build in the same run.
 //
-//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]
+//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]     (BENCH_BUILD_PER_LOADER=0: shared builds only)
 //
 // Stores are cached in --dir as build-store-N.duckdb and reused by later runs
 // (delete them after changing the importer). Size 0 is the samples alone.
@@ -194,8 +194,9 @@ function report(results: SizeResult[]): string {
 export async function run(context: BenchContext): Promise<string> {
   const sizes = [0, ...(context.sizes.length ? context.sizes : [100_000]).filter((n) => n > 0)];
   const results: SizeResult[] = [];
-  // One process per loader is Framework's own way: measured when no size passes 100k, where a build is minutes.
-  const withPerLoader = sizes.every((n) => n <= 100_000);
+  // One process per loader is Framework's own way: measured when no size passes 100k, where a build is minutes,
+  // unless BENCH_BUILD_PER_LOADER=0 (on a busy machine it doubles the run and was measured before).
+  const withPerLoader = sizes.every((n) => n <= 100_000) && process.env.BENCH_BUILD_PER_LOADER !== "0";
   for (const n of sizes) results.push(await measureSize(context, n, withPerLoader));
   return report(results);
 }
