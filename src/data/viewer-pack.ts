@@ -278,15 +278,23 @@ export interface ListBenchmark {
   bytes: number;
 }
 
+/** List rows written from one sort (a few megabytes of JSON), as BLOCKS_PER_CHUNK for the episode pack. */
+export const LIST_ROWS_PER_CHUNK = 65_536;
+
 /**
  * Writes the list pack: the viewer's episodes' summary rows in pages of
  * LIST_PAGE_SIZE, by benchmark (in the viewer's order) then id; a page holds
  * one benchmark's episodes only. The header lists the benchmarks' pages.
+ * As the episode pack, in two passes: the ids are put in order alone (short
+ * rows), each summary row is turned into JSON once and spread by its place's
+ * chunk into Parquet, and each chunk is then sorted alone; one sort of every
+ * row's JSON ran out of DuckDB's 1 GiB at a million episodes.
  */
-export async function writeListPack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
+export async function writeListPack(conn: DuckDBConnection, out: NodeJS.WritableStream, {rowsPerChunk = LIST_ROWS_PER_CHUNK} = {}): Promise<void> {
   const rank = `CASE benchmark ${VIEWER_ORDER.map((name, i) => `WHEN '${name}' THEN ${i}`).join(" ")} ELSE ${VIEWER_ORDER.length} END`;
-  const sql = `SELECT benchmark, to_json(r) AS row FROM (${await redactedQuery(conn, summarySql(`(${VIEWER_IDS_SQL})`))}) r
-    ORDER BY ${rank}, benchmark, episode_id`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE listed AS
+    SELECT episode_id, (row_number() OVER (ORDER BY ${rank}, benchmark, episode_id) - 1)::BIGINT AS ord
+    FROM (SELECT e.episode_id, ${benchmarkOfSql("e.benchmark")} AS benchmark FROM (${VIEWER_IDS_SQL}) i JOIN episodes e USING (episode_id))`);
   const writer = new PackWriter(["episodes"]);
   const benchmarks: ListBenchmark[] = [];
   let page: string[] = [];
@@ -297,14 +305,28 @@ export async function writeListPack(conn: DuckDBConnection, out: NodeJS.Writable
     benchmarks[benchmarks.length - 1].bytes += writer.lastBlockBytes;
     page = [];
   };
-  for await (const [benchmark, json] of streamRows(conn, sql)) {
-    if (benchmarks.at(-1)?.name !== benchmark) {
-      await flush();
-      benchmarks.push({name: benchmark as string, episodes: 0, firstPage: writer.blocks, pages: 0, bytes: 0});
+  const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-list-"));
+  try {
+    const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+    await conn.run(`COPY (
+      SELECT l.ord // ${rowsPerChunk} AS chunk, l.ord, r.benchmark, to_json(r) AS row
+      FROM (${await redactedQuery(conn, summarySql("temp.listed"))}) r JOIN temp.listed l USING (episode_id)
+    ) TO ${quote(scratch)} (FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192)`);
+    const [[count]] = (await conn.runAndReadAll("SELECT count(*) FROM temp.listed")).getRows() as [[bigint]];
+    for (let chunk = 0; chunk * rowsPerChunk < Number(count); chunk++) {
+      const sql = `SELECT benchmark, row FROM read_parquet(${quote(join(scratch, `chunk=${chunk}`, "*.parquet"))}) ORDER BY ord`;
+      for await (const [benchmark, json] of streamRows(conn, sql)) {
+        if (benchmarks.at(-1)?.name !== benchmark) {
+          await flush();
+          benchmarks.push({name: benchmark as string, episodes: 0, firstPage: writer.blocks, pages: 0, bytes: 0});
+        }
+        page.push(json as string);
+        benchmarks[benchmarks.length - 1].episodes++;
+        if (page.length === LIST_PAGE_SIZE) await flush();
+      }
     }
-    page.push(json as string);
-    benchmarks[benchmarks.length - 1].episodes++;
-    if (page.length === LIST_PAGE_SIZE) await flush();
+  } finally {
+    rmSync(scratch, {recursive: true, force: true});
   }
   await flush();
   await writer.finish(out, {kind: "list", pageSize: LIST_PAGE_SIZE, benchmarks});

@@ -148,6 +148,25 @@ describe("the viewer's packs", () => {
     expect(chunked.equals(whole)).toBe(true);
   });
 
+  it("write the same list pack when its rows are sorted a few at a time", async () => {
+    const store = await tempStore();
+    await importSamples(store);
+    const write = async (file: string, options?: {rowsPerChunk: number}) => {
+      const out = createWriteStream(file);
+      await writeListPack(store.conn, out, options);
+      out.end();
+      await finished(out);
+      return readFileSync(file);
+    };
+    const dir = tempDir();
+    const whole = await write(join(dir, "one-chunk.bin"));
+    const chunked = await write(join(dir, "chunks.bin"), {rowsPerChunk: 7});
+    const header = JSON.parse(whole.subarray(8, 8 + whole.readUInt32LE(4)).toString("utf8")) as {benchmarks: {episodes: number}[]};
+    // Far more rows than one chunk of 7 holds, and benchmarks that start inside a chunk.
+    expect(header.benchmarks.reduce((n, b) => n + b.episodes, 0)).toBeGreaterThan(700);
+    expect(chunked.equals(whole)).toBe(true);
+  });
+
   it("fetch the same two small reads (index entry, block) to open one episode in a store of 500 or of 4,000 episodes", async () => {
     const opened: {episodes: number; fileBytes: number; requests: Request[]}[] = [];
     for (const count of [500, 4000]) {
