@@ -174,6 +174,20 @@ const VIEWER_IDS_SQL = `
   SELECT e.episode_id FROM episodes e
   WHERE e.episode_id IN (SELECT episode_id FROM messages) AND ${evaluatedSql("e")}`;
 
+/** How the first pass writes its chunks: one folder of Parquet files per chunk. */
+const PARTITIONED_WRITE = "FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192";
+
+/**
+ * At least `wanted` per chunk, and few enough chunks that DuckDB keeps every
+ * chunk's file open (`partitioned_write_max_open_files`, 100 by default): past
+ * it, the partitioned write kept 204,800 of a million episodes' rows and said
+ * nothing. The rows written are counted after the write as well.
+ */
+async function perChunk(conn: DuckDBConnection, wanted: number, total: number): Promise<number> {
+  const [[open]] = (await conn.runAndReadAll("SELECT current_setting('partitioned_write_max_open_files')::BIGINT")).getRows() as [[bigint]];
+  return Math.max(wanted, Math.ceil(total / Number(open)));
+}
+
 /**
  * Blocks written from one sort: a chunk of the pack whose rows DuckDB orders in
  * memory (about 8k episodes; at 100k episodes a chunk of 2,048 blocks took the
@@ -211,6 +225,7 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   }
   appender.closeSync();
 
+  const chunkBlocks = await perChunk(conn, blocksPerChunk, blocks);
   const shipped = "temp.shipped";
   // Each part's rows with the column that orders them within an episode.
   const parts: {sql: string; order: string; then?: string}[] = [
@@ -233,14 +248,16 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   ];
   const selects: string[] = [];
   for (const [i, {sql, order, then}] of parts.entries()) {
-    selects.push(`SELECT s.block // ${blocksPerChunk} AS chunk, s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
+    selects.push(`SELECT s.block // ${chunkBlocks} AS chunk, s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
       FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
   }
   const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-rows-"));
   try {
     const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
     // Small row groups: the write holds one open row group per chunk.
-    await conn.run(`COPY (${selects.join("\nUNION ALL\n")}) TO ${quote(scratch)} (FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192)`);
+    await conn.run(`COPY (${selects.join("\nUNION ALL\n")}) TO ${quote(scratch)} (${PARTITIONED_WRITE})`);
+    const written = count === 0n ? 0n : ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(scratch, "*", "*.parquet"))}) WHERE part = 0`)).getRows()[0]![0] as bigint);
+    if (written !== count) throw new Error(`viewer pack: ${count} episodes to pack but ${written} written`);
     const writer = new PackWriter(EPISODE_PARTS);
     let texts: string[] = EPISODE_PARTS.map(() => "[]");
     let current = 0;
@@ -249,7 +266,7 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
       texts = EPISODE_PARTS.map(() => "[]");
       current++;
     };
-    for (let chunk = 0; chunk * blocksPerChunk < blocks; chunk++) {
+    for (let chunk = 0; chunk * chunkBlocks < blocks; chunk++) {
       const folder = join(scratch, `chunk=${chunk}`);
       // A chunk whose blocks are all empty has no folder.
       if (!existsSync(folder)) continue;
@@ -305,6 +322,8 @@ export async function writeListPack(conn: DuckDBConnection, out: NodeJS.Writable
     benchmarks[benchmarks.length - 1].bytes += writer.lastBlockBytes;
     page = [];
   };
+  const [[listed]] = (await conn.runAndReadAll("SELECT count(*) FROM temp.listed")).getRows() as [[bigint]];
+  const chunkRows = await perChunk(conn, rowsPerChunk, Number(listed));
   const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-list-"));
   try {
     const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
@@ -314,14 +333,14 @@ export async function writeListPack(conn: DuckDBConnection, out: NodeJS.Writable
       TO ${quote(json)} (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
     // Each chunk is sorted when read back: the write need not keep the rows' order.
     await conn.run("SET preserve_insertion_order = false");
-    await conn.run(`COPY (SELECT l.ord // ${rowsPerChunk} AS chunk, l.ord, p.benchmark, p.row FROM read_parquet(${quote(json)}) p JOIN temp.listed l USING (episode_id))
-      TO ${quote(join(scratch, "chunks"))} (FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192)`);
+    await conn.run(`COPY (SELECT l.ord // ${chunkRows} AS chunk, l.ord, p.benchmark, p.row FROM read_parquet(${quote(json)}) p JOIN temp.listed l USING (episode_id))
+      TO ${quote(join(scratch, "chunks"))} (${PARTITIONED_WRITE})`);
     await conn.run("RESET preserve_insertion_order");
     const [[count]] = (await conn.runAndReadAll("SELECT count(*) FROM temp.listed")).getRows() as [[bigint]];
     const [[placed]] = count === 0n ? [[0n]] : ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(scratch, "chunks", "*", "*.parquet"))})`)).getRows() as [[bigint]]);
     // The join is on the shipped (redacted) id: an id with key-shaped text in it would not find its place.
     if (count !== placed) throw new Error(`viewer list: ${count} episodes to list but ${placed} placed; an episode id holds text shaped like a key`);
-    for (let chunk = 0; chunk * rowsPerChunk < Number(count); chunk++) {
+    for (let chunk = 0; chunk * chunkRows < Number(count); chunk++) {
       const sql = `SELECT benchmark, row FROM read_parquet(${quote(join(scratch, "chunks", `chunk=${chunk}`, "*.parquet"))}) ORDER BY ord`;
       for await (const [benchmark, json] of streamRows(conn, sql)) {
         if (benchmarks.at(-1)?.name !== benchmark) {
