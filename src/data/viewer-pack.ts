@@ -174,14 +174,16 @@ const VIEWER_IDS_SQL = `
   SELECT e.episode_id FROM episodes e
   WHERE e.episode_id IN (SELECT episode_id FROM messages) AND ${evaluatedSql("e")}`;
 
+/** Episode ids read at a time while they are placed in blocks. */
+const ID_PAGE = 100_000;
+
 /** How the first pass writes its chunks: one folder of Parquet files per chunk. */
 const PARTITIONED_WRITE = "FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192";
 
 /**
  * At least `wanted` per chunk, and few enough chunks that DuckDB keeps every
- * chunk's file open (`partitioned_write_max_open_files`, 100 by default): past
- * it, the partitioned write kept 204,800 of a million episodes' rows and said
- * nothing. The rows written are counted after the write as well.
+ * chunk's file open (`partitioned_write_max_open_files`, 100 by default), so
+ * a chunk is one file.
  */
 async function perChunk(conn: DuckDBConnection, wanted: number, total: number): Promise<number> {
   const [[open]] = (await conn.runAndReadAll("SELECT current_setting('partitioned_write_max_open_files')::BIGINT")).getRows() as [[bigint]];
@@ -216,14 +218,26 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   const blocks = Math.max(1, Math.ceil(Number(count) / EPISODES_PER_BLOCK));
   const appender = await conn.createAppender("shipped", "main", "temp");
   let ord = 0;
-  // The block comes from the page's own hash of the id (blockOfId), so the page finds an episode without an index.
-  for await (const [id] of streamRows(conn, `${VIEWER_IDS_SQL} ORDER BY e.episode_id`)) {
-    appender.appendVarchar(id as string);
-    appender.appendInteger(blockOfId(id as string, blocks));
-    appender.appendInteger(ord++);
-    appender.endRow();
+  // Read in pages, never streamed while appending: the appender writes every 204,800 rows on this
+  // connection, which ended a pending stream there (at a million episodes only that many were packed).
+  let last: string | null = null;
+  for (;;) {
+    const page = (await conn.runAndReadAll(
+      `SELECT episode_id FROM (${VIEWER_IDS_SQL}) ${last === null ? "" : "WHERE episode_id > $1"} ORDER BY episode_id LIMIT ${ID_PAGE}`,
+      last === null ? [] : [last],
+    )).getRows() as [string][];
+    // The block comes from the page's own hash of the id (blockOfId), so the page finds an episode without an index.
+    for (const [id] of page) {
+      appender.appendVarchar(id);
+      appender.appendInteger(blockOfId(id, blocks));
+      appender.appendInteger(ord++);
+      appender.endRow();
+    }
+    if (page.length < ID_PAGE) break;
+    last = page[page.length - 1]![0];
   }
   appender.closeSync();
+  if (ord !== Number(count)) throw new Error(`viewer pack: ${count} episodes to pack but ${ord} placed`);
 
   const chunkBlocks = await perChunk(conn, blocksPerChunk, blocks);
   const shipped = "temp.shipped";
