@@ -178,7 +178,7 @@ const VIEWER_IDS_SQL = `
 const ID_PAGE = 100_000;
 
 /** How the first pass writes its chunks: one folder of Parquet files per chunk. */
-const PARTITIONED_WRITE = "FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 8192";
+const PARTITIONED_WRITE = "FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 2048";
 
 /**
  * At least `wanted` per chunk, and few enough chunks that DuckDB keeps every
@@ -260,17 +260,25 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
       then: "r.dimension || chr(31) || r.rater || chr(31) || coalesce(r.run_id, '')",
     },
   ];
-  const selects: string[] = [];
-  for (const [i, {sql, order, then}] of parts.entries()) {
-    selects.push(`SELECT s.block // ${chunkBlocks} AS chunk, s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
-      FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
-  }
   const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-rows-"));
   try {
     const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
-    // Small row groups: the write holds one open row group per chunk.
-    await conn.run(`COPY (${selects.join("\nUNION ALL\n")}) TO ${quote(scratch)} (${PARTITIONED_WRITE})`);
-    const written = count === 0n ? 0n : ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(scratch, "*", "*.parquet"))}) WHERE part = 0`)).getRows()[0]![0] as bigint);
+    // Each chunk is sorted when read back: the write need not keep the rows' order.
+    await conn.run("SET preserve_insertion_order = false");
+    // One part at a time, and each in two steps: its rows' JSON alone into one file, then placed in their
+    // blocks and spread by chunk. The summary's aggregates, the JSON and the spread in one query ran out
+    // of DuckDB's 1 GiB at 1M (the list pack likewise).
+    for (const [i, {sql, order, then}] of parts.entries()) {
+      const json = join(scratch, `part-${i}.parquet`);
+      await conn.run(`COPY (SELECT r.episode_id, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row FROM (${await redactedQuery(conn, sql)}) r)
+        TO ${quote(json)} (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+      await conn.run(`COPY (SELECT s.block // ${chunkBlocks} AS chunk, s.block, ${i} AS part, s.ord, p.k, p.k2, p.row
+        FROM read_parquet(${quote(json)}) p JOIN ${shipped} s USING (episode_id)) TO ${quote(join(scratch, `part-${i}`))} (${PARTITIONED_WRITE})`);
+      rmSync(json);
+    }
+    await conn.run("RESET preserve_insertion_order");
+    const summaries = join(scratch, "part-0");
+    const written = count > 0n ? ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(summaries, "*", "*.parquet"))})`)).getRows()[0]![0] as bigint) : 0n;
     if (written !== count) throw new Error(`viewer pack: ${count} episodes to pack but ${written} written`);
     const writer = new PackWriter(EPISODE_PARTS);
     let texts: string[] = EPISODE_PARTS.map(() => "[]");
@@ -281,12 +289,13 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
       current++;
     };
     for (let chunk = 0; chunk * chunkBlocks < blocks; chunk++) {
-      const folder = join(scratch, `chunk=${chunk}`);
-      // A chunk whose blocks are all empty has no folder.
-      if (!existsSync(folder)) continue;
+      // A part with no rows in a chunk's blocks has no folder for it.
+      const folders = parts.map((_, i) => join(scratch, `part-${i}`, `chunk=${chunk}`)).filter((f) => existsSync(f));
+      if (folders.length === 0) continue;
+      const files = `[${folders.map((f) => quote(join(f, "*.parquet"))).join(", ")}]`;
       // Within a block, parts in file order and each part's rows in a total order: the same store always gives the same file.
       const sql = `SELECT block, part, '[' || string_agg(row, ',' ORDER BY ord, k, k2) || ']' AS rows
-        FROM read_parquet(${quote(join(folder, "*.parquet"))}) GROUP BY block, part ORDER BY block, part`;
+        FROM read_parquet(${files}, union_by_name = true) GROUP BY block, part ORDER BY block, part`;
       for await (const [block, part, json] of streamRows(conn, sql)) {
         while (current < (block as number)) await flush();
         texts[part as number] = json as string;
