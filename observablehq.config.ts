@@ -5,7 +5,7 @@ import {existsSync} from "node:fs";
 import {join} from "node:path";
 import {defaultStorePath, rows} from "./loaders/store/db.js";
 import {openStoreWhenFree} from "./loaders/store/wait-for-lock.js";
-import {invalidateLoaderCache, invalidateOutputOnInputs, runLoadersOnce, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
+import {invalidateLoaderCache, invalidateOutputOnInputs, reuseCachedBuild, runLoadersOnce, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
 import {builtinAuditPaths} from "./loaders/audit/builtins.js";
 import {explorerPaths} from "./src/data/explorer-tables.js";
 import {BENCHMARK_COUNTS_SQL} from "./loaders/queries/store-contents.js";
@@ -22,17 +22,37 @@ const cacheDir = join(root, ".observablehq", "cache");
 // waiting while an import holds it.
 const previewing = process.argv[2] === "preview";
 stubNpmLookups(cacheDir);
-if (previewing) invalidateLoaderCache(cacheDir, defaultStorePath());
-const storePath = previewing ? defaultStorePath() : await snapshotForBuild(cacheDir, defaultStorePath());
 // The audit page's loader reads data/audits/*.csv, outside src/: rebuild it when one changed.
 invalidateOutputOnInputs(cacheDir, "data/audits.json", builtinAuditPaths());
-// The table explorer fetches every store table and page data file by a fixed address.
-const dynamicPaths = await explorerPaths(storePath);
-// A build fills the cache in one process instead of one per loader; a preview runs each loader as its page asks.
-if (!previewing) await runLoadersOnce(root, storePath, dynamicPaths);
+const {dynamicPaths, summary} = previewing ? await previewFacts() : await buildFacts();
+
+/** What the config reads from the store: the table explorer's fixed addresses (every store table and page data file), and the footer's counts. */
+async function siteFacts(storePath: string): Promise<{dynamicPaths: string[]; summary: StoreSummary | null}> {
+  return {dynamicPaths: await explorerPaths(storePath), summary: await storeSummary(storePath)};
+}
+
+async function previewFacts() {
+  invalidateLoaderCache(cacheDir, defaultStorePath());
+  return siteFacts(defaultStorePath());
+}
+
+/**
+ * An unchanged store with every loader output cached runs no loader: the
+ * build reads the live store for the config's few facts and copies nothing
+ * (at a million episodes the copy alone is a gigabyte). Otherwise it fills the
+ * cache from a snapshot, in one process instead of one per loader.
+ */
+async function buildFacts() {
+  const reused = await reuseCachedBuild(root, cacheDir, defaultStorePath(), () => siteFacts(defaultStorePath()));
+  if (reused) return reused;
+  const snapshot = await snapshotForBuild(cacheDir, defaultStorePath());
+  const facts = await siteFacts(snapshot);
+  await runLoadersOnce(root, snapshot, facts.dynamicPaths);
+  return facts;
+}
 
 /** How many evaluated episodes, and definitions and inputs, the store holds and how many are synthetic, for the footer. */
-async function storeSummary(): Promise<StoreSummary | null> {
+async function storeSummary(storePath: string): Promise<StoreSummary | null> {
   if (!existsSync(storePath)) return null;
   try {
     const store = await openStoreWhenFree(storePath, {readOnly: true});
@@ -97,7 +117,7 @@ export default {
   style: "style.css",
   // null skips an extension; false would still download it at build time.
   duckdb: {extensions: {json: null, parquet: null}},
-  footer: footer(await storeSummary()),
+  footer: footer(summary),
   dynamicPaths,
   search: false,
 };

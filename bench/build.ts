@@ -6,12 +6,12 @@
 // build), the built site's size and the files that grow with the store.
 // Baseline: the samples store's build in the same run.
 //
-//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]
+//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]     (BENCH_BUILD_PER_LOADER=0: shared builds only)
 //
 // Stores are cached in --dir as build-store-N.duckdb and reused by later runs
 // (delete them after changing the importer). Size 0 is the samples alone.
 
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
 import {loadavg} from "node:os";
 import {basename, join, relative} from "node:path";
 import {pathToFileURL} from "node:url";
@@ -32,7 +32,7 @@ interface ProcessLine {
 
 interface BuildRun {
   seconds: number;
-  /** Data loaders that ran, slowest first: a process each, or src/data/run-loaders.ts's lines (peak RSS: that process's). */
+  /** Data loaders that ran, slowest first: a process each, or src/data/run-loaders.ts's lines (peak RSS: each loader's own, from its line). */
   loaders: ProcessLine[];
   /** Peak RSS of Framework's own process. */
   frameworkRss: number;
@@ -67,11 +67,13 @@ async function probedBuild(run: () => Promise<{log: string} | {stdout: string; s
   const lines = existsSync(log)
     ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as ProcessLine)
     : [];
-  const loaders = lines.filter((l) => l.script.includes(`/src/data/`));
   const runner = lines.find((l) => l.script.endsWith("/src/data/run-loaders.ts"));
+  // The shared process is no loader: its loaders come from its log below.
+  const loaders = lines.filter((l) => l.script.includes(`/src/data/`) && l !== runner);
   const text = "log" in result ? result.log : result.stdout + result.stderr;
-  for (const [, output, time] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s$/gm)) {
-    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: runner?.peakRss ?? 0});
+  for (const [, output, time, peak] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s(?:, peak RSS ([\d.]+) GiB)?/gm)) {
+    // Each loader's own peak where run-loaders could restart the count (Linux), else the whole process's.
+    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: peak ? Number(peak) * 2 ** 30 : runner?.peakRss ?? 0});
   }
   loaders.sort((a, b) => b.seconds - a.seconds);
   const framework = lines.filter((l) => l.script.endsWith("/observable") || l.script.includes("@observablehq/framework"));
@@ -145,12 +147,37 @@ async function measureSize(context: BenchContext, episodes: number, withPerLoade
   return {episodes, store: {...store, bytes: statSync(storePath).size}, cold: shared.run, perLoader: perLoader?.run ?? null, warm, distBytes, files};
 }
 
+/**
+ * Framework alone: a site of one static page, no data loader and no store,
+ * built the same way. What an unchanged-store rebuild cannot go below.
+ */
+async function minimalSiteBuild(context: BenchContext): Promise<{seconds: number; load: number}> {
+  const project = join(context.dir, "build-minimal", "project");
+  rmSync(join(context.dir, "build-minimal"), {recursive: true, force: true});
+  mkdirSync(join(project, "src"), {recursive: true});
+  writeFileSync(join(project, "src", "index.md"), "# One page\n\nNo data: Framework's own cost of a build.\n");
+  // The npm look-ups are stubbed as in the site's config, so the build needs no network either.
+  writeFileSync(join(project, "observablehq.config.ts"), [
+    `import {stubNpmLookups} from ${JSON.stringify(join(REPO, "src", "data", "site-cache.js"))};`,
+    `stubNpmLookups("src/.observablehq/cache");`,
+    `export default {root: "src", title: "One page", globalStylesheets: [], duckdb: {extensions: {json: null, parquet: null}}, search: false, preserveExtension: true};`,
+  ].join("\n"));
+  writeFileSync(join(project, "package.json"), JSON.stringify({type: "module", private: true}));
+  symlinkSync(join(REPO, "node_modules"), join(project, "node_modules"), "dir");
+  const load = loadavg()[0];
+  const start = performance.now();
+  await runNpx(["observable", "build"], {cwd: project, timeoutMs: BUILD_TIMEOUT_MS});
+  const seconds = (performance.now() - start) / 1000;
+  if (!context.keep) rmSync(join(context.dir, "build-minimal"), {recursive: true, force: true});
+  return {seconds, load};
+}
+
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 const s = (seconds: number) => `${seconds.toFixed(1)} s`;
 const label = (n: number) => (n === 0 ? "samples" : `${n.toLocaleString("en-US")} episodes`);
 const loaderName = (script: string) => script.slice(script.lastIndexOf("/src/data/") + "/src/data/".length);
 
-function report(results: SizeResult[]): string {
+function report(results: SizeResult[], minimal: {seconds: number; load: number}): string {
   const base = results[0];
   const maxRss = (run: BuildRun) => run.loaders.reduce((m, l) => Math.max(m, l.peakRss), 0);
   const out = [
@@ -168,11 +195,12 @@ function report(results: SizeResult[]): string {
         `${[r.perLoader?.load, r.cold.load, r.warm.load].filter((x) => x !== undefined).map((x) => x!.toFixed(2)).join(" / ")} |`,
     );
   }
+  out.push("", `Framework alone, a one-page site with no data loader built in the same run: ${s(minimal.seconds)} (load ${minimal.load.toFixed(2)}); an unchanged rebuild runs no loader and copies no store, so the rest of its time is Framework's work on the site's pages, modules and files.`);
   if (failures.length) out.push("", ...failures.map((f) => `- ${f}; the times above are up to the failure.`));
   for (const r of results) {
     const run = r.perLoader ?? r.cold;
     const total = run.loaders.reduce((sum, l) => sum + l.seconds, 0);
-    const how = r.perLoader ? "a process per loader: wall time and peak RSS of each" : "all in one process: wall time of each, the process's peak RSS";
+    const how = r.perLoader ? "a process per loader: wall time and peak RSS of each" : "all in one process: wall time and peak RSS of each (the process's peak count restarted before each loader)";
     out.push("", `Slowest ${TOP} loaders, ${label(r.episodes)}, ${how} (all ${run.loaders.length}: ${s(total)}, one after another):`, "");
     out.push("| loader | wall | peak RSS |", "| --- | ---: | ---: |");
     for (const l of run.loaders.slice(0, TOP)) out.push(`| ${loaderName(l.script)} | ${s(l.seconds)} | ${gb(l.peakRss)} |`);
@@ -193,10 +221,12 @@ function report(results: SizeResult[]): string {
 export async function run(context: BenchContext): Promise<string> {
   const sizes = [0, ...(context.sizes.length ? context.sizes : [100_000]).filter((n) => n > 0)];
   const results: SizeResult[] = [];
-  // One process per loader is Framework's own way: measured when no size passes 100k, where a build is minutes.
-  const withPerLoader = sizes.every((n) => n <= 100_000);
+  // One process per loader is Framework's own way: measured when no size passes 100k, where a build is minutes,
+  // unless BENCH_BUILD_PER_LOADER=0 (on a busy machine it doubles the run and was measured before).
+  const withPerLoader = sizes.every((n) => n <= 100_000) && process.env.BENCH_BUILD_PER_LOADER !== "0";
   for (const n of sizes) results.push(await measureSize(context, n, withPerLoader));
-  return report(results);
+  context.log("build: building a one-page site (Framework alone)");
+  return report(results, await minimalSiteBuild(context));
 }
 
 // Child mode: make one store and report the import's time and peak RSS.

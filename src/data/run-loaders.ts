@@ -17,7 +17,7 @@
 // loader that fails leaves no output: Framework runs it again itself and
 // reports its error as it would have.
 
-import {createWriteStream, mkdirSync, renameSync, rmSync} from "node:fs";
+import {createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from "node:fs";
 import {finished} from "node:stream/promises";
 import {dirname, join, resolve} from "node:path";
 import {pathToFileURL} from "node:url";
@@ -61,12 +61,39 @@ async function runInto(output: string): Promise<boolean> {
   }
 }
 
+/**
+ * Restarts the process's peak-RSS count at its current RSS (Linux: writing 5
+ * to /proc/self/clear_refs), so each loader's peak is its own and not the
+ * largest of those before it. Elsewhere the count runs on, and says so.
+ */
+function restartPeakRss(): boolean {
+  try {
+    writeFileSync("/proc/self/clear_refs", "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The process's peak RSS in bytes since the last restart (VmHWM), else since it started. */
+function peakRss(): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    if (kb) return Number(kb) * 1024;
+  } catch {
+    // not Linux: the whole process's peak below
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
 let failed = 0;
 for (const output of outputs) {
   const start = performance.now();
   mkdirSync(dirname(join(root, ".observablehq", "cache", output)), {recursive: true});
+  const own = restartPeakRss();
   const ok = await runInto(output);
   if (!ok) failed++;
-  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s`);
+  const peak = `${(peakRss() / 2 ** 30).toFixed(2)} GiB${own ? "" : " (the process's so far)"}`;
+  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s, peak RSS ${peak}`);
 }
 process.exitCode = failed ? 1 : 0;

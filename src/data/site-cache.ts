@@ -96,6 +96,36 @@ export function invalidateOutputOnInputs(cacheDir: string, output: string, input
 }
 
 /**
+ * Whether the store is the one the cached loader outputs were built from: its
+ * fingerprint is the one recorded at the last build. Reads no store.
+ */
+export function storeUnchanged(cacheDir: string, storePath: string): boolean {
+  const marker = join(cacheDir, "store-fingerprint.txt");
+  return existsSync(storePath) && existsSync(marker) && readFileSync(marker, "utf8") === storeFingerprint(storePath);
+}
+
+/**
+ * For a rebuild: whether it can read the live store instead of a snapshot,
+ * because no loader will run against it. `readFacts` reads what the config
+ * needs from the store (the explorer's paths, the footer's counts); it runs
+ * between two fingerprint checks, so what it read belongs to the state the
+ * cached outputs were built from, and the pages and the config agree. Returns
+ * those facts, or null when the store changed, an output is missing, or an
+ * import landed meanwhile: then the build takes a snapshot (snapshotForBuild).
+ */
+export async function reuseCachedBuild<T extends {dynamicPaths: readonly string[]}>(
+  root: string,
+  cacheDir: string,
+  storePath: string,
+  readFacts: () => Promise<T>,
+): Promise<T | null> {
+  if (!storeUnchanged(cacheDir, storePath)) return null;
+  const facts = await readFacts();
+  const complete = loaderOutputs(root, facts.dynamicPaths).every((o) => existsSync(join(cacheDir, o)));
+  return complete && storeUnchanged(cacheDir, storePath) ? facts : null;
+}
+
+/**
  * For a build: copies the store once (waiting while an import holds it) into
  * a temporary folder removed when the build ends, points SOCIOMETER_DB at the
  * copy for the data loaders Framework starts, and returns the copy's path.

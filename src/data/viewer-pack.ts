@@ -1,11 +1,11 @@
 // Writes the episode viewer's packs (format: src/client/episode-pack.ts) from
 // the store: every episode with a transcript, in blocks the page reads one at
 // a time. Rows leave DuckDB already as JSON text, key-shaped text redacted as
-// in every page data file, and stream through here one block at a time, so
-// the loader's memory does not grow with the store.
+// in every page data file, a block's part as one JSON array, and stream through
+// here one block at a time, so the loader's memory does not grow with the store.
 
 import type {DuckDBConnection} from "@duckdb/node-api";
-import {createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream} from "node:fs";
+import {createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, type WriteStream} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {once} from "node:events";
@@ -174,14 +174,43 @@ const VIEWER_IDS_SQL = `
   SELECT e.episode_id FROM episodes e
   WHERE e.episode_id IN (SELECT episode_id FROM messages) AND ${evaluatedSql("e")}`;
 
+/** Episode ids read at a time while they are placed in blocks. */
+const ID_PAGE = 100_000;
+
+/** How the first pass writes its chunks: one folder of Parquet files per chunk. */
+const PARTITIONED_WRITE = "FORMAT parquet, PARTITION_BY (chunk), ROW_GROUP_SIZE 2048";
+
+/**
+ * At least `wanted` per chunk, and few enough chunks that DuckDB keeps every
+ * chunk's file open (`partitioned_write_max_open_files`, 100 by default), so
+ * a chunk is one file.
+ */
+async function perChunk(conn: DuckDBConnection, wanted: number, total: number): Promise<number> {
+  const [[open]] = (await conn.runAndReadAll("SELECT current_setting('partitioned_write_max_open_files')::BIGINT")).getRows() as [[bigint]];
+  return Math.max(wanted, Math.ceil(total / Number(open)));
+}
+
+/**
+ * Blocks written from one sort: a chunk of the pack whose rows DuckDB orders in
+ * memory (about 8k episodes; at 100k episodes a chunk of 2,048 blocks took the
+ * loader to 1.86 GiB RSS, of 1,024 to 1.30 GiB), so the sort never holds more
+ * than a chunk whatever the store's size.
+ */
+export const BLOCKS_PER_CHUNK = 1024;
+
 /**
  * Writes the episode pack: every viewer episode in block blockOfId(id, B),
  * each block holding its episodes' summary row, participants, messages (in
  * order) and ratings with their dimensions' names and ranges.
+ *
+ * Two passes keep memory flat and time linear in the store: every row is
+ * turned into JSON once and spread by its block's chunk into Parquet files of
+ * a scratch folder (a partitioned write, no sort); then each chunk is read
+ * alone, and DuckDB joins each block's part into one JSON array in order, so
+ * only one text per block and part reaches JavaScript. DuckDB's memory is the
+ * caller's (the loaders' limit, src/data/store.ts).
  */
-export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
-  // The sort below spills to disk past this instead of growing with the store.
-  await conn.run("SET memory_limit = '1GB'");
+export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.WritableStream, {blocksPerChunk = BLOCKS_PER_CHUNK} = {}): Promise<void> {
   // A temporary table: the store is open read-only, and the temp catalog is the connection's own.
   // `ord` is the episode's place in id order: the sort below compares integers, not ids.
   await conn.run("CREATE OR REPLACE TEMP TABLE shipped (episode_id VARCHAR, block INTEGER, ord INTEGER)");
@@ -189,15 +218,28 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
   const blocks = Math.max(1, Math.ceil(Number(count) / EPISODES_PER_BLOCK));
   const appender = await conn.createAppender("shipped", "main", "temp");
   let ord = 0;
-  // The block comes from the page's own hash of the id (blockOfId), so the page finds an episode without an index.
-  for await (const [id] of streamRows(conn, `${VIEWER_IDS_SQL} ORDER BY e.episode_id`)) {
-    appender.appendVarchar(id as string);
-    appender.appendInteger(blockOfId(id as string, blocks));
-    appender.appendInteger(ord++);
-    appender.endRow();
+  // Read in pages, never streamed while appending: the appender writes every 204,800 rows on this
+  // connection, which ended a pending stream there (at a million episodes only that many were packed).
+  let last: string | null = null;
+  for (;;) {
+    const page = (await conn.runAndReadAll(
+      `SELECT episode_id FROM (${VIEWER_IDS_SQL}) ${last === null ? "" : "WHERE episode_id > $1"} ORDER BY episode_id LIMIT ${ID_PAGE}`,
+      last === null ? [] : [last],
+    )).getRows() as [string][];
+    // The block comes from the page's own hash of the id (blockOfId), so the page finds an episode without an index.
+    for (const [id] of page) {
+      appender.appendVarchar(id);
+      appender.appendInteger(blockOfId(id, blocks));
+      appender.appendInteger(ord++);
+      appender.endRow();
+    }
+    if (page.length < ID_PAGE) break;
+    last = page[page.length - 1]![0];
   }
   appender.closeSync();
+  if (ord !== Number(count)) throw new Error(`viewer pack: ${count} episodes to pack but ${ord} placed`);
 
+  const chunkBlocks = await perChunk(conn, blocksPerChunk, blocks);
   const shipped = "temp.shipped";
   // Each part's rows with the column that orders them within an episode.
   const parts: {sql: string; order: string; then?: string}[] = [
@@ -218,28 +260,52 @@ export async function writeEpisodePack(conn: DuckDBConnection, out: NodeJS.Writa
       then: "r.dimension || chr(31) || r.rater || chr(31) || coalesce(r.run_id, '')",
     },
   ];
-  const selects: string[] = [];
-  for (const [i, {sql, order, then}] of parts.entries()) {
-    selects.push(`SELECT s.block, ${i} AS part, s.ord, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row
-      FROM (${await redactedQuery(conn, sql)}) r JOIN ${shipped} s USING (episode_id)`);
+  const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-rows-"));
+  try {
+    const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+    // Each chunk is sorted when read back: the write need not keep the rows' order.
+    await conn.run("SET preserve_insertion_order = false");
+    // One part at a time, and each in two steps: its rows' JSON alone into one file, then placed in their
+    // blocks and spread by chunk. The summary's aggregates, the JSON and the spread in one query ran out
+    // of DuckDB's 1 GiB at 1M (the list pack likewise).
+    for (const [i, {sql, order, then}] of parts.entries()) {
+      const json = join(scratch, `part-${i}.parquet`);
+      await conn.run(`COPY (SELECT r.episode_id, ${order} AS k, ${then ?? "''"} AS k2, to_json(r) AS row FROM (${await redactedQuery(conn, sql)}) r)
+        TO ${quote(json)} (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+      await conn.run(`COPY (SELECT s.block // ${chunkBlocks} AS chunk, s.block, ${i} AS part, s.ord, p.k, p.k2, p.row
+        FROM read_parquet(${quote(json)}) p JOIN ${shipped} s USING (episode_id)) TO ${quote(join(scratch, `part-${i}`))} (${PARTITIONED_WRITE})`);
+      rmSync(json);
+    }
+    await conn.run("RESET preserve_insertion_order");
+    const summaries = join(scratch, "part-0");
+    const written = count > 0n ? ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(summaries, "*", "*.parquet"))})`)).getRows()[0]![0] as bigint) : 0n;
+    if (written !== count) throw new Error(`viewer pack: ${count} episodes to pack but ${written} written`);
+    const writer = new PackWriter(EPISODE_PARTS);
+    let texts: string[] = EPISODE_PARTS.map(() => "[]");
+    let current = 0;
+    const flush = async () => {
+      await writer.addParts(texts);
+      texts = EPISODE_PARTS.map(() => "[]");
+      current++;
+    };
+    for (let chunk = 0; chunk * chunkBlocks < blocks; chunk++) {
+      // A part with no rows in a chunk's blocks has no folder for it.
+      const folders = parts.map((_, i) => join(scratch, `part-${i}`, `chunk=${chunk}`)).filter((f) => existsSync(f));
+      if (folders.length === 0) continue;
+      const files = `[${folders.map((f) => quote(join(f, "*.parquet"))).join(", ")}]`;
+      // Within a block, parts in file order and each part's rows in a total order: the same store always gives the same file.
+      const sql = `SELECT block, part, '[' || string_agg(row, ',' ORDER BY ord, k, k2) || ']' AS rows
+        FROM read_parquet(${files}, union_by_name = true) GROUP BY block, part ORDER BY block, part`;
+      for await (const [block, part, json] of streamRows(conn, sql)) {
+        while (current < (block as number)) await flush();
+        texts[part as number] = json as string;
+      }
+    }
+    while (current < blocks) await flush();
+    await writer.finish(out, {kind: "episodes", episodes: Number(count)});
+  } finally {
+    rmSync(scratch, {recursive: true, force: true});
   }
-  const writer = new PackWriter(EPISODE_PARTS);
-  let current = 0;
-  let rows: string[][] = EPISODE_PARTS.map(() => []);
-  const flush = async () => {
-    await writer.addParts(rows.map(jsonArray));
-    rows = EPISODE_PARTS.map(() => []);
-    current++;
-  };
-  // Only what is written comes out of DuckDB: handing values to JavaScript is the loader's largest cost.
-  // The order is total, so the same store always gives the same file.
-  const sorted = `SELECT block, part, row FROM (${selects.join("\nUNION ALL\n")}) ORDER BY block, part, ord, k, k2`;
-  for await (const [block, part, json] of streamRows(conn, sorted)) {
-    while (current < (block as number)) await flush();
-    rows[part as number]!.push(json as string);
-  }
-  while (current < blocks) await flush();
-  await writer.finish(out, {kind: "episodes", episodes: Number(count)});
 }
 
 /** A benchmark of the list pack: how many episodes it has and which pages hold them. */
@@ -252,15 +318,23 @@ export interface ListBenchmark {
   bytes: number;
 }
 
+/** List rows written from one sort (a few megabytes of JSON), as BLOCKS_PER_CHUNK for the episode pack. */
+export const LIST_ROWS_PER_CHUNK = 65_536;
+
 /**
  * Writes the list pack: the viewer's episodes' summary rows in pages of
  * LIST_PAGE_SIZE, by benchmark (in the viewer's order) then id; a page holds
  * one benchmark's episodes only. The header lists the benchmarks' pages.
+ * As the episode pack, in two passes: the ids are put in order alone (short
+ * rows), each summary row is turned into JSON once and spread by its place's
+ * chunk into Parquet, and each chunk is then sorted alone; one sort of every
+ * row's JSON ran out of DuckDB's 1 GiB at a million episodes.
  */
-export async function writeListPack(conn: DuckDBConnection, out: NodeJS.WritableStream): Promise<void> {
+export async function writeListPack(conn: DuckDBConnection, out: NodeJS.WritableStream, {rowsPerChunk = LIST_ROWS_PER_CHUNK} = {}): Promise<void> {
   const rank = `CASE benchmark ${VIEWER_ORDER.map((name, i) => `WHEN '${name}' THEN ${i}`).join(" ")} ELSE ${VIEWER_ORDER.length} END`;
-  const sql = `SELECT benchmark, to_json(r) AS row FROM (${await redactedQuery(conn, summarySql(`(${VIEWER_IDS_SQL})`))}) r
-    ORDER BY ${rank}, benchmark, episode_id`;
+  await conn.run(`CREATE OR REPLACE TEMP TABLE listed AS
+    SELECT episode_id, (row_number() OVER (ORDER BY ${rank}, benchmark, episode_id) - 1)::BIGINT AS ord
+    FROM (SELECT e.episode_id, ${benchmarkOfSql("e.benchmark")} AS benchmark FROM (${VIEWER_IDS_SQL}) i JOIN episodes e USING (episode_id))`);
   const writer = new PackWriter(["episodes"]);
   const benchmarks: ListBenchmark[] = [];
   let page: string[] = [];
@@ -271,14 +345,38 @@ export async function writeListPack(conn: DuckDBConnection, out: NodeJS.Writable
     benchmarks[benchmarks.length - 1].bytes += writer.lastBlockBytes;
     page = [];
   };
-  for await (const [benchmark, json] of streamRows(conn, sql)) {
-    if (benchmarks.at(-1)?.name !== benchmark) {
-      await flush();
-      benchmarks.push({name: benchmark as string, episodes: 0, firstPage: writer.blocks, pages: 0, bytes: 0});
+  const [[listed]] = (await conn.runAndReadAll("SELECT count(*) FROM temp.listed")).getRows() as [[bigint]];
+  const chunkRows = await perChunk(conn, rowsPerChunk, Number(listed));
+  const scratch = mkdtempSync(join(tmpdir(), "sociometer-pack-list-"));
+  try {
+    const quote = (path: string) => `'${path.replaceAll("'", "''")}'`;
+    // The rows' JSON first, alone: joined to their places in the same query, it ran out of DuckDB's 1 GiB at 1M.
+    const json = join(scratch, "rows.parquet");
+    await conn.run(`COPY (SELECT r.episode_id, r.benchmark, to_json(r) AS row FROM (${await redactedQuery(conn, summarySql("temp.listed"))}) r)
+      TO ${quote(json)} (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+    // Each chunk is sorted when read back: the write need not keep the rows' order.
+    await conn.run("SET preserve_insertion_order = false");
+    await conn.run(`COPY (SELECT l.ord // ${chunkRows} AS chunk, l.ord, p.benchmark, p.row FROM read_parquet(${quote(json)}) p JOIN temp.listed l USING (episode_id))
+      TO ${quote(join(scratch, "chunks"))} (${PARTITIONED_WRITE})`);
+    await conn.run("RESET preserve_insertion_order");
+    const [[count]] = (await conn.runAndReadAll("SELECT count(*) FROM temp.listed")).getRows() as [[bigint]];
+    const [[placed]] = count === 0n ? [[0n]] : ((await conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${quote(join(scratch, "chunks", "*", "*.parquet"))})`)).getRows() as [[bigint]]);
+    // The join is on the shipped (redacted) id: an id with key-shaped text in it would not find its place.
+    if (count !== placed) throw new Error(`viewer list: ${count} episodes to list but ${placed} placed; an episode id holds text shaped like a key`);
+    for (let chunk = 0; chunk * chunkRows < Number(count); chunk++) {
+      const sql = `SELECT benchmark, row FROM read_parquet(${quote(join(scratch, "chunks", `chunk=${chunk}`, "*.parquet"))}) ORDER BY ord`;
+      for await (const [benchmark, json] of streamRows(conn, sql)) {
+        if (benchmarks.at(-1)?.name !== benchmark) {
+          await flush();
+          benchmarks.push({name: benchmark as string, episodes: 0, firstPage: writer.blocks, pages: 0, bytes: 0});
+        }
+        page.push(json as string);
+        benchmarks[benchmarks.length - 1].episodes++;
+        if (page.length === LIST_PAGE_SIZE) await flush();
+      }
     }
-    page.push(json as string);
-    benchmarks[benchmarks.length - 1].episodes++;
-    if (page.length === LIST_PAGE_SIZE) await flush();
+  } finally {
+    rmSync(scratch, {recursive: true, force: true});
   }
   await flush();
   await writer.finish(out, {kind: "list", pageSize: LIST_PAGE_SIZE, benchmarks});

@@ -3,7 +3,7 @@
 // benchmark's episodes in id order, and opening one episode costs the same
 // few requests and bytes whatever the store's size.
 
-import {createWriteStream, statSync} from "node:fs";
+import {createWriteStream, readFileSync, statSync} from "node:fs";
 import {join} from "node:path";
 import {finished} from "node:stream/promises";
 import {afterEach, describe, expect, it} from "vitest";
@@ -122,6 +122,49 @@ describe("the viewer's packs", () => {
     expect(none.viewer.benchmarks).toEqual([]);
     expect(none.viewer.episodes.header).toMatchObject({episodes: 0, blocks: 1});
     expect(await loadEpisode(none.viewer, "ep-key")).toBeNull();
+  });
+
+  it("write the same bytes when the rows are sorted a few blocks at a time, under the memory limit the caller set", async () => {
+    const store = await tempStore();
+    await importSamples(store);
+    const write = async (file: string, options?: {blocksPerChunk: number}) => {
+      const out = createWriteStream(file);
+      await writeEpisodePack(store.conn, out, options);
+      out.end();
+      await finished(out);
+      return readFileSync(file);
+    };
+    const dir = tempDir();
+    const whole = await write(join(dir, "one-chunk.bin"));
+    // The loaders' limit (src/data/store.ts) is the one DuckDB keeps: the pack sets none of its own.
+    await store.conn.run("SET memory_limit = '200MB'");
+    const limit = async () => (await rows<{limit: string}>(store.conn, "SELECT current_setting('memory_limit') AS limit"))[0].limit;
+    const before = await limit();
+    const chunked = await write(join(dir, "chunks.bin"), {blocksPerChunk: 3});
+    expect(await limit()).toBe(before);
+    const header = JSON.parse(whole.subarray(8, 8 + whole.readUInt32LE(4)).toString("utf8")) as {blocks: number};
+    // The samples fill far more than the three blocks of one chunk.
+    expect(header.blocks).toBeGreaterThan(100);
+    expect(chunked.equals(whole)).toBe(true);
+  });
+
+  it("write the same list pack when its rows are sorted a few at a time", async () => {
+    const store = await tempStore();
+    await importSamples(store);
+    const write = async (file: string, options?: {rowsPerChunk: number}) => {
+      const out = createWriteStream(file);
+      await writeListPack(store.conn, out, options);
+      out.end();
+      await finished(out);
+      return readFileSync(file);
+    };
+    const dir = tempDir();
+    const whole = await write(join(dir, "one-chunk.bin"));
+    const chunked = await write(join(dir, "chunks.bin"), {rowsPerChunk: 7});
+    const header = JSON.parse(whole.subarray(8, 8 + whole.readUInt32LE(4)).toString("utf8")) as {benchmarks: {episodes: number}[]};
+    // Far more rows than one chunk of 7 holds, and benchmarks that start inside a chunk.
+    expect(header.benchmarks.reduce((n, b) => n + b.episodes, 0)).toBeGreaterThan(700);
+    expect(chunked.equals(whole)).toBe(true);
   });
 
   it("fetch the same two small reads (index entry, block) to open one episode in a store of 500 or of 4,000 episodes", async () => {
