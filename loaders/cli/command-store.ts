@@ -45,6 +45,7 @@ async function tableSizes(store: Store): Promise<Map<string, bigint>> {
 const sameSizes = (a: Map<string, bigint>, b: Map<string, bigint>): boolean =>
   a.size === b.size && [...a].every(([name, n]) => b.get(name) === n);
 
+/** Opens the store at `dbPath` for one command, waiting while another process holds it. */
 export async function openCommandStore(dbPath: string, o: CommandStoreOptions = {}): Promise<CommandStore> {
   const exists = existsSync(dbPath);
   if (!exists && o.missing) throw new Error(o.missing);
