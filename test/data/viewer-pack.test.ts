@@ -3,7 +3,7 @@
 // benchmark's episodes in id order, and opening one episode costs the same
 // few requests and bytes whatever the store's size.
 
-import {createWriteStream, readFileSync, statSync} from "node:fs";
+import {createWriteStream, readFileSync, statSync, type WriteStream} from "node:fs";
 import {join} from "node:path";
 import {finished} from "node:stream/promises";
 import {afterEach, describe, expect, it} from "vitest";
@@ -59,6 +59,16 @@ const TRANSCRIPT_EPISODES = `
   WHERE e.episode_id IN (SELECT episode_id FROM messages)
     AND EXISTS (SELECT 1 FROM participants p WHERE p.episode_id = e.episode_id AND p.model <> 'dataset')
   ORDER BY e.episode_id`;
+
+
+/** The bytes a pack writer puts in `file`, once the file is closed. */
+async function packBytes(file: string, writePack: (out: WriteStream) => Promise<void>): Promise<Buffer> {
+  const out = createWriteStream(file);
+  await writePack(out);
+  out.end();
+  await finished(out);
+  return readFileSync(file);
+}
 
 describe("the viewer's packs", () => {
   it("open every episode with a transcript of the samples by its id, with exactly its participants, messages in order, and ratings", async () => {
@@ -127,13 +137,7 @@ describe("the viewer's packs", () => {
   it("write the same bytes when the rows are sorted a few blocks at a time, under the memory limit the caller set", async () => {
     const store = await tempStore();
     await importSamples(store);
-    const write = async (file: string, options?: {blocksPerChunk: number}) => {
-      const out = createWriteStream(file);
-      await writeEpisodePack(store.conn, out, options);
-      out.end();
-      await finished(out);
-      return readFileSync(file);
-    };
+    const write = (file: string, options?: {blocksPerChunk: number}) => packBytes(file, (out) => writeEpisodePack(store.conn, out, options));
     const dir = tempDir();
     const whole = await write(join(dir, "one-chunk.bin"));
     // The loaders' limit (src/data/store.ts) is the one DuckDB keeps: the pack sets none of its own.
@@ -151,13 +155,7 @@ describe("the viewer's packs", () => {
   it("write the same list pack when its rows are sorted a few at a time", async () => {
     const store = await tempStore();
     await importSamples(store);
-    const write = async (file: string, options?: {rowsPerChunk: number}) => {
-      const out = createWriteStream(file);
-      await writeListPack(store.conn, out, options);
-      out.end();
-      await finished(out);
-      return readFileSync(file);
-    };
+    const write = (file: string, options?: {rowsPerChunk: number}) => packBytes(file, (out) => writeListPack(store.conn, out, options));
     const dir = tempDir();
     const whole = await write(join(dir, "one-chunk.bin"));
     const chunked = await write(join(dir, "chunks.bin"), {rowsPerChunk: 7});
