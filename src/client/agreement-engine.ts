@@ -13,6 +13,7 @@ import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores} from "./agreement-humans.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
 import {sideOf, type Side} from "./agreement-ranks.js";
+import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 /** What the page shows for one choice of raters, k and basis. */
 export interface AgreementView {
@@ -24,12 +25,7 @@ export interface AgreementView {
   differences: Record<string, DifferenceCounts & {spread: number | null}>;
 }
 
-export interface ViewOptions {
-  a: RaterChoice;
-  b: RaterChoice;
-  bins: number;
-  basis: SpreadBasis;
-}
+export {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 const NO_RATER = -1;
 
@@ -233,9 +229,6 @@ function nextInMenu(menu: readonly RaterChoice[], current: RaterChoice, other: R
   }
   return out;
 }
-
-/** The key a view is kept under, here and in the page's copy of the worker's views. */
-export const viewKey = ({a, b, bins, basis}: ViewOptions): string => JSON.stringify([a, b, bins, basis]);
 
 /** The value under `key`, made by `make` when missing; at most `size` kept, the least recently used dropped first. */
 function keep<K, V>(cache: Map<K, V>, key: K, size: number, make: () => V): V {

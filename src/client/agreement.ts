@@ -5,11 +5,12 @@
 // (agreement-worker.ts), the raters a reader can compare, the options
 // sentence and the plain-language summary generated from the agreement table.
 
-import {differences, HUMANS, pText, raterLabel, type AgreementRow, type PairedInstance, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
+import {HUMANS, pText, raterLabel, type RaterChoice, type SpreadBasis} from "../lib/agreement-labels.js";
+import type {AgreementRow} from "../lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
-import {sd} from "../lib/stats.js";
 import type {AgreementColumns} from "./agreement-columns.js";
-import {viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
+import type {AgreementView} from "./agreement-engine.js";
+import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 import type {LoadParams, WorkerReply} from "./agreement-worker.js";
 
 export interface AgreementRater {
@@ -139,11 +140,16 @@ export interface AgreementWorker {
 const KEPT_VIEWS = 400;
 
 /**
- * Starts the worker and has it load the instance rows at once, so that by the
- * time a reader changes an option they are (or are being) read.
+ * The page's handle on the worker that reads every instance row. The worker
+ * itself starts when `startWhen` resolves (the page passes afterFirstView(),
+ * so that reading tens of megabytes of rows does not compete with the first
+ * table for two cores), or at once if the page asks for a view before then; it
+ * loads the rows straight away, so that by the time a reader changes an option
+ * they are (or are being) read.
  */
-export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary): AgreementWorker {
-  const worker = new Worker(import.meta.resolve("./agreement-worker.js"), {type: "module"});
+export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary, startWhen: Promise<void> = Promise.resolve()): AgreementWorker {
+  let worker: Worker | null = null;
+  let terminated = false;
   const pending = new Map<number, {resolve: (v: unknown) => void; reject: (e: Error) => void; job: string}>();
   const listeners = new Set<(p: Progress | null) => void>();
   const aheadListeners = new Set<(a: Ahead) => void>();
@@ -158,7 +164,7 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
     views.set(key, value);
     if (views.size > KEPT_VIEWS) views.delete(views.keys().next().value!);
   };
-  worker.onmessage = (event: MessageEvent<WorkerReply>) => {
+  const onMessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
     if (reply.type === "ahead") {
       if (reply.value !== null) keepView(reply.key, reply.value);
@@ -173,22 +179,38 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
     if (reply.type === "result") call.resolve(reply.value);
     else call.reject(new Error(reply.message));
   };
-  worker.onerror = (event) => {
+  const onError = (event: ErrorEvent) => {
     for (const call of pending.values()) call.reject(new Error(`the agreement worker failed: ${event.message}`));
     pending.clear();
   };
-  const run = <T>(job: string, params?: unknown): Promise<T> =>
-    new Promise<T>((resolve, reject) => {
-      const id = next++;
-      pending.set(id, {resolve: resolve as (v: unknown) => void, reject, job});
-      worker.postMessage({id, job, params});
-    });
-  // Tells the worker the page's options when the page answered them itself, so it computes their neighbours next.
-  const focus = (options: ViewOptions) => void run("focus", options).catch(() => {});
   const url = new URL(rowsUrl, document.baseURI).href;
   const load: LoadParams = {url, raters: summary.raters.map((r) => r.rater), dimensions: summary.dimensions, rows: summary.rows, warm: summary.start ?? undefined};
-  void run("load", load).catch(() => {
-    // The next job gets the same error, where the page shows it.
+  const started = (): Worker => {
+    if (worker !== null) return worker;
+    const created = new Worker(import.meta.resolve("./agreement-worker.js"), {type: "module"});
+    created.onmessage = onMessage;
+    created.onerror = onError;
+    // The load goes first whatever starts the worker: every other job reads the rows it loads. Its
+    // failure needs no handler here: the next job gets the same error, where the page shows it.
+    const id = next++;
+    pending.set(id, {resolve: () => {}, reject: () => {}, job: "load"});
+    created.postMessage({id, job: "load", params: load});
+    return (worker = created);
+  };
+  const run = <T>(job: string, params?: unknown): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      if (terminated) return reject(new Error("the agreement worker was stopped"));
+      const id = next++;
+      pending.set(id, {resolve: resolve as (v: unknown) => void, reject, job});
+      started().postMessage({id, job, params});
+    });
+  // Tells the worker the page's options when the page answered them itself, so it computes their neighbours next.
+  // Before the worker starts there is nothing to tell: its load warms the starting options' neighbours anyway.
+  const focus = (options: ViewOptions) => {
+    if (worker !== null) void run("focus", options).catch(() => {});
+  };
+  void startWhen.then(() => {
+    if (!terminated) started();
   });
   return {
     run,
@@ -215,7 +237,10 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary)
       aheadListeners.add(listener);
       return () => aheadListeners.delete(listener);
     },
-    terminate: () => worker.terminate(),
+    terminate() {
+      terminated = true;
+      worker?.terminate();
+    },
   };
 }
 
@@ -256,23 +281,6 @@ export function stars(p: number): string {
 
 /** The dimensions of the agreement table, in the paper's order, then every dimension pooled. */
 export const AGREEMENT_DIMENSIONS = [...SOTOPIA_DIMENSIONS.map((d) => ({key: d.key, abbrev: d.abbrev, name: d.name, lo: d.lo, hi: d.hi})), {key: "all", abbrev: "ALL", name: "All dimensions pooled", lo: NaN, hi: NaN}];
-
-/**
- * A − B per instance on one dimension (or every dimension, "all"), as
- * src/lib/agreement.ts differences() computes it, and the spread the
- * "within one sd" share uses when it is one number (one dimension, basis
- * "dimension": the sd of B's scores).
- */
-export function differenceView(instances: readonly PairedInstance[], dimension: string, basis: SpreadBasis): {diffs: number[]; spread: number | null} {
-  const keys = dimension === "all" ? SOTOPIA_DIMENSIONS.map((d) => d.key) : [dimension];
-  const diffs: number[] = [];
-  for (const key of keys) {
-    const part = instances.filter((i) => i.dimension === key);
-    for (const d of differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs) diffs.push(d);
-  }
-  const spread = dimension !== "all" && basis === "dimension" ? sd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
-  return {diffs, spread: spread !== null && Number.isFinite(spread) ? spread : null};
-}
 
 /** Thresholds of the summary: stated on the page next to it. */
 export const TRUST = {rMin: 0.5, alpha: 0.05, biasShare: 0.05} as const;

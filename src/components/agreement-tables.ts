@@ -3,7 +3,8 @@
 // 2, Appendix G.3), and Randolph's kappa (Appendix E.1). DOM calls and
 // textContent only; every cell keeps its exact value in data-value.
 
-import {POOLED_CORRELATION_REASON, type AgreementRow} from "../lib/agreement.js";
+import {POOLED_CORRELATION_REASON} from "../lib/agreement-labels.js";
+import type {AgreementRow} from "../lib/agreement.js";
 import {pText, stars} from "../client/agreement.js";
 import {el, fixed, headCell, numCell, percent} from "./dom.js";
 

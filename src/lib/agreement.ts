@@ -1,8 +1,12 @@
 // Evaluator agreement (METRICS.md § Evaluator agreement; SOTOPIA §5, Appendix E, G.3).
 // An instance is one (episode, agent) on one dimension.
 
+import {HUMANS, POOLED_CORRELATION_REASON, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
+import {SOTOPIA_DIMENSIONS} from "./dimensions.js";
 import {pearson, spearman, type Correlation} from "./inference.js";
 import {extremes, mean, sd} from "./stats.js";
+
+export {HUMANS, P_UNDERFLOW, POOLED_CORRELATION_REASON, pText, raterLabel, reportedP, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
 
 /**
  * Equal-width bin of a score: k bins over [lo, hi], each of width (hi − lo)/k,
@@ -110,12 +114,6 @@ export function perceivedRanges(instances: readonly JudgedInstance[]): Perceived
   };
 }
 
-/**
- * What "within one standard deviation of the human scores" measures against:
- * `dimension` (default): the sample sd of the human scores over all instances of the dimension;
- * `annotators`: the sample sd of the instance's own annotators (instances with ≥ 2 only).
- */
-export type SpreadBasis = "dimension" | "annotators";
 
 export interface Differences {
   n: number;
@@ -162,12 +160,6 @@ export interface RaterScore {
   played_by: string;
 }
 
-/** Who is compared: one named rater, or the human score (mean over human annotators). */
-export type RaterChoice = {rater: string} | "humans";
-
-export const HUMANS = "humans" as const;
-
-export const raterLabel = (c: RaterChoice): string => (c === HUMANS ? "mean of human annotators" : c.rater);
 
 export interface PairedInstance extends JudgedInstance {
   episode_id: string;
@@ -239,29 +231,6 @@ export interface AgreementRow {
 
 const ALL = "all";
 
-/**
- * Why the pooled row has no correlation. Each dimension has its own range and
- * level (SEC and SOC in [-10, 0], BEL and GOAL high in [0, 10]), so over the
- * dimensions pooled both raters' scores cluster by dimension and r mostly
- * measures those gaps (0.96 on the samples next to per-dimension r of
- * 0.68–0.91). Kappa is different: scores are binned within their own
- * dimension first, which is how SOTOPIA pools it.
- */
-export const POOLED_CORRELATION_REASON =
-  "not computed over several dimensions pooled: their ranges and levels differ ([-10, 0], [-5, 5], [0, 10]), so r would mostly measure the gaps between dimensions; read the per-dimension rows";
-
-/** What reports print for a p-value that underflowed to 0 in double precision: a bound, never "0". */
-export const P_UNDERFLOW = "< 1e-300";
-
-/** A p-value as a report shows it: the number, or P_UNDERFLOW where it underflowed to 0. */
-export const reportedP = (p: number): number | string => (p === 0 ? P_UNDERFLOW : p);
-
-/** A p-value as pages print it: "< 1e-300" where it underflowed to 0 (as reports), else 3 decimals or 2 significant digits. */
-export function pText(p: number): string {
-  if (Number.isNaN(p)) return "n/a";
-  if (p === 0) return P_UNDERFLOW;
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
-}
 
 /**
  * The agreement table (SOTOPIA Table 1 and Appendix E, G): per dimension and per
@@ -357,4 +326,21 @@ export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: re
   const key = (r: AgreementRow) => `${r.dimension}\u0000${r.played_by}`;
   const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [key(r), r.kappaHumans]));
   return table.map((r) => ({...r, kappaHumans: among.get(key(r)) ?? r.kappaHumans}));
+}
+
+/**
+ * A − B per instance on one dimension (or every dimension, "all"), as
+ * differences() computes it, and the spread the "within one sd" share uses
+ * when it is one number (one dimension, basis "dimension": the sd of B's
+ * scores): the reference the page's worker is tested against.
+ */
+export function differenceView(instances: readonly PairedInstance[], dimension: string, basis: SpreadBasis): {diffs: number[]; spread: number | null} {
+  const keys = dimension === "all" ? SOTOPIA_DIMENSIONS.map((d) => d.key) : [dimension];
+  const diffs: number[] = [];
+  for (const key of keys) {
+    const part = instances.filter((i) => i.dimension === key);
+    for (const d of differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs) diffs.push(d);
+  }
+  const spread = dimension !== "all" && basis === "dimension" ? sd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
+  return {diffs, spread: spread !== null && Number.isFinite(spread) ? spread : null};
 }

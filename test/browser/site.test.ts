@@ -510,6 +510,41 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
     }
   }, 60_000);
 
+  it("starts the agreement page's two row-reading workers only once its first table is drawn", async () => {
+    const {context, problems, open} = await watchedContext(browser);
+    try {
+      // Stamps, on one clock, the moment the first view enters the document and each worker the page constructs
+      // (a worker's script is not in the page's resource timings).
+      await context.addInitScript(() => {
+        const stamps = {firstView: NaN, workers: [] as {url: string; at: number}[]};
+        (window as {stamps?: typeof stamps}).stamps = stamps;
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector("[data-first-view]")) return;
+          stamps.firstView = performance.now();
+          observer.disconnect();
+        }).observe(document, {childList: true, subtree: true});
+        const PageWorker = window.Worker;
+        window.Worker = class extends PageWorker {
+          constructor(url: string | URL, options?: WorkerOptions) {
+            stamps.workers.push({url: String(url), at: performance.now()});
+            super(url, options);
+          }
+        };
+      });
+      const page = await open(`${origin}/agreement`);
+      await ready(page, "/agreement");
+      const stamps = () => page.evaluate(() => (window as unknown as {stamps: {firstView: number; workers: {url: string; at: number}[]}}).stamps);
+      await expect.poll(async () => (await stamps()).workers.map((w) => /(agreement|reliability)-worker\.[0-9a-f]+\.js$/.exec(w.url)?.[1]).sort(),
+        {timeout: 30_000}).toEqual(["agreement", "reliability"]);
+      const {firstView, workers} = await stamps();
+      expect(firstView).toBeGreaterThan(0);
+      for (const worker of workers) expect(worker.at, worker.url).toBeGreaterThanOrEqual(firstView);
+      expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it("shows the same LIFELONG-SOTOPIA curves and checkpoint validation as `report lifelong` and `report belext`, for their options", async () => {
     const {context, problems, open} = await watchedContext(browser);
     try {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
-import {defaultJudge, differenceView, pText, raterChoices, sameRater, sameRaterText, startingRaters, trustSummary} from "../../src/client/agreement.js";
-import {agreementTable, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
+import {defaultJudge, pText, raterChoices, sameRater, sameRaterText, startingRaters, trustSummary} from "../../src/client/agreement.js";
+import {agreementTable, differenceView, HUMANS, pairInstances, type PairedInstance, type RaterScore} from "../../src/lib/agreement.js";
 import {differenceCounts, differenceHistogram, halfPointBins} from "../../src/components/histogram.js";
 
 describe("sameRater", () => {
