@@ -120,7 +120,7 @@ describe("reusing the last build", () => {
     expect(p.decide({env: {PATH: "/usr/bin", SOCIOMETER_EXPLORER_ROWS: "1000"}}).message).toBe(
       "changed since the build of 2026-11-24T23:00:00Z: environment SOCIOMETER_EXPLORER_ROWS",
     );
-    expect(p.decide({env: {PATH: "/bin", SOCIOMETER_DB: "x.duckdb", SOCIOMETER_SHARED_LOADERS: "0", OBSERVABLE_TELEMETRY_DISABLE: "true", OPENAI_API_KEY: "sk-x"}}).reuse).toBe(true);
+    expect(p.decide({env: {PATH: "/bin", SOCIOMETER_DB: "x.duckdb", SOCIOMETER_SHARED_LOADERS: "0", SOCIOMETER_LOADER_MEMORY: "4GiB", SOCIOMETER_LOCK_WAIT_SECONDS: "5", OBSERVABLE_TELEMETRY_DISABLE: "true", OPENAI_API_KEY: "sk-x"}}).reuse).toBe(true);
   });
 
   it("builds under another Node version", () => {
