@@ -63,6 +63,13 @@ describe("loader output keys", () => {
     expect(stale(site)).toEqual(["data/a.txt"]);
   });
 
+  it("leave every output current when a page or a client module no loader imports changed", () => {
+    const site = project();
+    site.write("src/index.md", "# Overview, edited\n");
+    site.write("src/client/overview.ts", "export const drawn = true;\n");
+    expect(stale(site)).toEqual([]);
+  });
+
   it("make stale the output whose loader changed, and the one whose dynamic import changed", () => {
     const site = project();
     appendFileSync(join(site.root, "data", "helper.ts"), "// changed\n");
