@@ -4,7 +4,7 @@
 // and the whole-build reuse (build-reuse.ts: reuse dist/ only when nothing did).
 
 import {createHash} from "node:crypto";
-import {existsSync, readdirSync, readFileSync, statSync} from "node:fs";
+import {existsSync, readdirSync, readFileSync, realpathSync, statSync} from "node:fs";
 import {dirname, join, relative, resolve} from "node:path";
 
 /** sha256 of a file's bytes, or "absent". */
@@ -108,16 +108,25 @@ export function localImportClosure(entry: string, cache: Map<string, string[]> =
   return Array.from(seen).sort();
 }
 
-/** Every file under `dir` (following no links inside it), as paths relative to `base`, sorted; `skip` names folders to leave out. */
+/**
+ * Every file under `dir`, as paths relative to `base`, sorted; `skip` names
+ * folders to leave out. Links are followed (a linked page is an input too),
+ * each real folder walked once.
+ */
 export function filesUnder(dir: string, base: string, skip: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
   if (!existsSync(dir)) return out;
+  const walked = new Set<string>();
   const walk = (folder: string) => {
+    const real = realpathSync(folder);
+    if (walked.has(real)) return;
+    walked.add(real);
     for (const entry of readdirSync(folder, {withFileTypes: true})) {
       const path = join(folder, entry.name);
-      if (entry.isDirectory()) {
+      const kind = entry.isSymbolicLink() && existsSync(path) ? statSync(path) : entry;
+      if (kind.isDirectory()) {
         if (!skip.has(entry.name)) walk(path);
-      } else if (entry.isFile()) {
+      } else if (kind.isFile()) {
         out.push(relative(base, path));
       }
     }

@@ -4,7 +4,7 @@
 // `observable build`.
 
 import {execFile} from "node:child_process";
-import {appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from "node:fs";
 import {join, relative} from "node:path";
 import {pathToFileURL} from "node:url";
 import {promisify} from "node:util";
@@ -80,6 +80,15 @@ describe("reusing the last build", () => {
     const removed = builtProject();
     rmSync(join(removed.dir, "src", "client", "overview.ts"));
     expect(removed.decide().message).toBe("changed since the build of 2026-11-24T23:00:00Z: src/client/overview.ts");
+  });
+
+  it("builds after a file reached through a link under src/ changed", () => {
+    const p = builtProject();
+    p.write("elsewhere/linked.md", "# Linked\n");
+    symlinkSync(join(p.dir, "elsewhere"), join(p.dir, "src", "linked"), "dir");
+    recordBuild(p.dir, buildInputs(p.setting), join(p.dir, "dist"), new Date("2026-11-24T23:00:00Z"));
+    appendFileSync(join(p.dir, "elsewhere", "linked.md"), "More.\n");
+    expect(p.decide().message).toBe("changed since the build of 2026-11-24T23:00:00Z: src/linked/linked.md");
   });
 
   it("builds after a module under loaders/ changed", () => {
