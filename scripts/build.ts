@@ -31,6 +31,7 @@ function observableBuild(): Promise<number> {
   });
 }
 
+// dist/ is Framework's default output, which observablehq.config.ts keeps (a change to the config is a changed input).
 const before = buildInputs(setting());
 const decision = reuseDecision(project, before);
 if (decision.reuse && !force) {
