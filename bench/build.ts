@@ -1,28 +1,34 @@
-// `npm run bench -- build`: builds the site from the samples store and from
-// stores of synthetic SOTOPIA episodes (the pages benchmark's, with human
-// ratings on one episode in ten), then builds it again with the store
-// unchanged. Reports the build's wall time, each data loader's wall time and
-// peak RSS (from bench/loader-probe.mjs, loaded into every process of the
-// build), the built site's size and the files that grow with the store.
-// Baseline: the samples store's build in the same run.
+// `npm run bench -- build`: builds the site the way `npm run build` does
+// (scripts/build.ts in a copy of the project) from the samples store and from
+// a store of synthetic SOTOPIA episodes (the pages benchmark's, with human
+// ratings on one episode in ten), then rebuilds it four ways: nothing changed
+// (dist/ reused), nothing changed but forced (Framework's own page work, no
+// loader), one page's source changed, and the store changed. Reports wall and
+// CPU seconds (this process's waited-for children), each data loader's wall
+// time and peak RSS (bench/loader-probe.mjs, loaded into every process), the
+// site's size and the files that grow with the store. Baseline: Framework
+// building a one-page site in the same run.
 //
-//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]     (BENCH_BUILD_PER_LOADER=0: shared builds only)
+//   npm run bench -- build [--sizes 100000] [--dir /tmp/x] [--keep]
 //
 // Stores are cached in --dir as build-store-N.duckdb and reused by later runs
-// (delete them after changing the importer). Size 0 is the samples alone.
+// (delete them after changing the importer; a copied store may stand in, with
+// a build-store-N.duckdb.json of {"copiedFrom": PATH}). Size 0 is the samples alone.
 
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from "node:fs";
+import {copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync, appendFileSync} from "node:fs";
 import {loadavg} from "node:os";
-import {basename, join, relative} from "node:path";
+import {basename, join, relative, sep} from "node:path";
 import {pathToFileURL} from "node:url";
 import {makeStore} from "./pages.js";
-import {buildSite, runNpx} from "../test/browser/helpers.js";
+import {runNpx} from "../test/browser/helpers.js";
 import {REPO, machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./run.js";
 
 const BUILD_TIMEOUT_MS = 60 * 60_000;
 const PROBE = pathToFileURL(join(REPO, "bench", "loader-probe.mjs")).href;
 /** How many loaders, and dist files, each table lists. */
 const TOP = 10;
+/** The page whose source the "one page changed" rebuild edits. */
+const EDITED_PAGE = join("src", "audit.md");
 
 interface ProcessLine {
   script: string;
@@ -32,52 +38,73 @@ interface ProcessLine {
 
 interface BuildRun {
   seconds: number;
-  /** Data loaders that ran, slowest first: a process each, or src/data/run-loaders.ts's lines (peak RSS: each loader's own, from its line). */
+  /** CPU seconds of every process the build started (user + system). */
+  cpuSeconds: number;
+  /** Data loaders that ran, slowest first (src/data/run-loaders.ts's lines; peak RSS: each loader's own). */
   loaders: ProcessLine[];
-  /** Peak RSS of Framework's own process. */
+  /** Peak RSS of Framework's own process, 0 when it did not run. */
   frameworkRss: number;
   load: number;
-  /** Why the build failed, or null. */
-  failed?: string | null;
+  /** What scripts/build.ts said it did (its "build:" lines). */
+  said: string;
 }
 
-/** Loaders per process or all in one (SOCIOMETER_SHARED_LOADERS). */
-type Mode = "shared" | "per-loader";
+/** The kinds of build measured per store, in the order they run. */
+const KINDS = ["first", "unchanged", "forced", "page", "store"] as const;
+type Kind = (typeof KINDS)[number];
 
 interface SizeResult {
   episodes: number;
-  store: Measurement & {bytes: number};
-  /** The build with the loaders in one process (the default). */
-  cold: BuildRun;
-  /** The same build with a process per loader, as Framework runs them; null when a size passes 100k. */
-  perLoader: BuildRun | null;
-  warm: BuildRun;
+  store: Partial<Measurement> & {bytes: number; copiedFrom?: string};
+  builds: Record<Kind, BuildRun>;
   distBytes: number;
   /** Size of every dist file, by path inside dist. */
   files: Map<string, number>;
 }
 
-/** Builds (or rebuilds, when `project` already holds one) with every process probed. */
-async function probedBuild(run: () => Promise<{log: string} | {stdout: string; stderr: string}>, log: string): Promise<BuildRun> {
+/** CPU seconds this process's waited-for children used so far (Linux /proc; 0 elsewhere). */
+function childrenCpuSeconds(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
+    // cutime and cstime are fields 16 and 17 of stat, 14 and 15 after the command; in clock ticks (100 a second on Linux).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** A copy of the project as `npm run build` sees it: sources and config copied, code and packages linked. */
+function makeProject(work: string): string {
+  const project = join(work, "project");
+  rmSync(work, {recursive: true, force: true});
+  mkdirSync(project, {recursive: true});
+  cpSync(join(REPO, "src"), join(project, "src"), {recursive: true, filter: (from) => !from.includes(`${sep}.observablehq`)});
+  for (const file of ["observablehq.config.ts", "package.json", "package-lock.json", "tsconfig.json"]) copyFileSync(join(REPO, file), join(project, file));
+  for (const dir of ["node_modules", "loaders", "scripts"]) symlinkSync(join(REPO, dir), join(project, dir), "dir");
+  return project;
+}
+
+/** Runs scripts/build.ts in `project` with every process probed. */
+async function probedBuild(project: string, env: Record<string, string>, log: string, args: string[] = []): Promise<BuildRun> {
   rmSync(log, {force: true});
   const load = loadavg()[0];
+  const cpuBefore = childrenCpuSeconds();
   const start = performance.now();
-  const result = await run();
+  const {stdout, stderr} = await runNpx(["tsx", "scripts/build.ts", ...args], {cwd: project, env, timeoutMs: BUILD_TIMEOUT_MS});
   const seconds = (performance.now() - start) / 1000;
+  const cpuSeconds = childrenCpuSeconds() - cpuBefore;
   const lines = existsSync(log)
     ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as ProcessLine)
     : [];
-  const runner = lines.find((l) => l.script.endsWith("/src/data/run-loaders.ts"));
-  // The shared process is no loader: its loaders come from its log below.
-  const loaders = lines.filter((l) => l.script.includes(`/src/data/`) && l !== runner);
-  const text = "log" in result ? result.log : result.stdout + result.stderr;
+  const text = stdout + stderr;
+  const loaders: ProcessLine[] = [];
   for (const [, output, time, peak] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s(?:, peak RSS ([\d.]+) GiB)?/gm)) {
-    // Each loader's own peak where run-loaders could restart the count (Linux), else the whole process's.
-    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: peak ? Number(peak) * 2 ** 30 : runner?.peakRss ?? 0});
+    loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: Number(peak ?? 0) * 2 ** 30});
   }
   loaders.sort((a, b) => b.seconds - a.seconds);
   const framework = lines.filter((l) => l.script.endsWith("/observable") || l.script.includes("@observablehq/framework"));
-  return {seconds, loaders, frameworkRss: framework.reduce((m, l) => Math.max(m, l.peakRss), 0), load};
+  const said = Array.from(text.matchAll(/^build: (.*)$/gm), (m) => m[1]!).join("; ");
+  return {seconds, cpuSeconds, loaders, frameworkRss: framework.reduce((m, l) => Math.max(m, l.peakRss), 0), load, said};
 }
 
 function distFiles(dist: string): Map<string, number> {
@@ -94,11 +121,11 @@ function distFiles(dist: string): Map<string, number> {
   return files;
 }
 
-async function measureSize(context: BenchContext, episodes: number, withPerLoader: boolean): Promise<SizeResult> {
+async function measureSize(context: BenchContext, episodes: number): Promise<SizeResult> {
   mkdirSync(context.dir, {recursive: true});
   const storePath = join(context.dir, `build-store-${episodes}.duckdb`);
   const storeMeta = `${storePath}.json`;
-  let store: Measurement;
+  let store: Partial<Measurement> & {copiedFrom?: string};
   if (existsSync(storePath) && existsSync(storeMeta)) {
     store = JSON.parse(readFileSync(storeMeta, "utf8")) as Measurement;
     context.log(`build: reusing ${basename(storePath)}`);
@@ -109,49 +136,37 @@ async function measureSize(context: BenchContext, episodes: number, withPerLoade
     writeFileSync(storeMeta, JSON.stringify(store));
   }
   const probeLog = join(context.dir, `build-${episodes}-processes.jsonl`);
-  const cold = async (mode: Mode) => {
-    const work = join(context.dir, `build-${episodes}-${mode}`);
-    rmSync(work, {recursive: true, force: true});
-    const env = {NODE_OPTIONS: `--import ${PROBE}`, SOCIOMETER_LOADER_PROBE: probeLog, SOCIOMETER_SHARED_LOADERS: mode === "shared" ? "1" : "0"};
-    context.log(`build: building ${label(episodes)}, loaders ${mode}`);
-    let dist = "";
-    let failed: string | null = null;
-    const run = await probedBuild(async () => {
-      try {
-        const built = await buildSite(storePath, work, env, BUILD_TIMEOUT_MS);
-        dist = built.dist;
-        return built;
-      } catch (e) {
-        // Reported with what did run: the loaders before the failure still say where the time went.
-        const message = e instanceof Error ? e.message : String(e);
-        failed = /Out of Memory Error[^\n]*|loader exited with code \d+/.exec(message)?.[0] ?? message.slice(-300);
-        context.log(`build: ${label(episodes)} (${mode}) failed: ${failed}`);
-        return {log: message};
-      }
-    }, probeLog);
-    run.failed = failed;
-    return {run, work, dist, env};
+  const work = join(context.dir, `build-${episodes}`);
+  const project = makeProject(work);
+  const env = {NODE_OPTIONS: `--import ${PROBE}`, SOCIOMETER_LOADER_PROBE: probeLog, SOCIOMETER_DB: storePath};
+  const step = async (kind: Kind, what: string, args: string[] = [], runEnv = env) => {
+    context.log(`build: ${label(episodes)}: ${what}`);
+    const run = await probedBuild(project, runEnv, probeLog, args);
+    context.log(`build: ${label(episodes)}: ${kind} ${run.seconds.toFixed(1)} s (${run.cpuSeconds.toFixed(1)} CPU-s, load ${run.load.toFixed(2)}): ${run.said}`);
+    return run;
   };
-  const perLoader = withPerLoader ? await cold("per-loader") : null;
-  if (perLoader && !context.keep) rmSync(perLoader.work, {recursive: true, force: true});
-  const shared = await cold("shared");
-  context.log(`build: rebuilding ${label(episodes)} with the store unchanged`);
-  const warm = shared.run.failed ? shared.run : await probedBuild(
-    () => runNpx(["observable", "build"], {cwd: join(shared.work, "project"), env: {SOCIOMETER_DB: storePath, ...shared.env}, timeoutMs: BUILD_TIMEOUT_MS}),
-    probeLog,
-  );
-  const files = shared.dist ? distFiles(shared.dist) : new Map<string, number>();
+  const first = await step("first", "first build");
+  const files = distFiles(join(project, "dist"));
+  const unchanged = await step("unchanged", "rebuild, nothing changed");
+  const forced = await step("forced", "rebuild, nothing changed, --force", ["--force"]);
+  appendFileSync(join(project, EDITED_PAGE), "\n<!-- bench: this page's source changed -->\n");
+  const page = await step("page", `rebuild after ${EDITED_PAGE} changed`);
+  // The store changed as an import changes it (a new fingerprint), without writing to the measured store.
+  const changedStore = join(context.dir, `build-store-${episodes}-changed.duckdb`);
+  copyFileSync(storePath, changedStore);
+  const storeRun = await step("store", "rebuild after the store changed", [], {...env, SOCIOMETER_DB: changedStore});
+  rmSync(changedStore, {force: true});
   let distBytes = 0;
   for (const n of files.values()) distBytes += n;
-  if (!context.keep) rmSync(shared.work, {recursive: true, force: true});
-  return {episodes, store: {...store, bytes: statSync(storePath).size}, cold: shared.run, perLoader: perLoader?.run ?? null, warm, distBytes, files};
+  if (!context.keep) rmSync(work, {recursive: true, force: true});
+  return {episodes, store: {...store, bytes: statSync(storePath).size}, builds: {first, unchanged, forced, page, store: storeRun}, distBytes, files};
 }
 
 /**
  * Framework alone: a site of one static page, no data loader and no store,
  * built the same way. What an unchanged-store rebuild cannot go below.
  */
-async function minimalSiteBuild(context: BenchContext): Promise<{seconds: number; load: number}> {
+async function minimalSiteBuild(context: BenchContext): Promise<{seconds: number; cpuSeconds: number; load: number}> {
   const project = join(context.dir, "build-minimal", "project");
   rmSync(join(context.dir, "build-minimal"), {recursive: true, force: true});
   mkdirSync(join(project, "src"), {recursive: true});
@@ -165,11 +180,13 @@ async function minimalSiteBuild(context: BenchContext): Promise<{seconds: number
   writeFileSync(join(project, "package.json"), JSON.stringify({type: "module", private: true}));
   symlinkSync(join(REPO, "node_modules"), join(project, "node_modules"), "dir");
   const load = loadavg()[0];
+  const cpuBefore = childrenCpuSeconds();
   const start = performance.now();
   await runNpx(["observable", "build"], {cwd: project, timeoutMs: BUILD_TIMEOUT_MS});
   const seconds = (performance.now() - start) / 1000;
+  const cpuSeconds = childrenCpuSeconds() - cpuBefore;
   if (!context.keep) rmSync(join(context.dir, "build-minimal"), {recursive: true, force: true});
-  return {seconds, load};
+  return {seconds, cpuSeconds, load};
 }
 
 const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
@@ -177,34 +194,44 @@ const s = (seconds: number) => `${seconds.toFixed(1)} s`;
 const label = (n: number) => (n === 0 ? "samples" : `${n.toLocaleString("en-US")} episodes`);
 const loaderName = (script: string) => script.slice(script.lastIndexOf("/src/data/") + "/src/data/".length);
 
-function report(results: SizeResult[], minimal: {seconds: number; load: number}): string {
-  const base = results[0];
+const KIND_HEADINGS: Record<Kind, string> = {
+  first: "first build",
+  unchanged: "nothing changed",
+  forced: "nothing changed, `--force`",
+  page: "one page changed",
+  store: "store changed",
+};
+
+function report(results: SizeResult[], minimal: {seconds: number; cpuSeconds: number; load: number}): string {
   const maxRss = (run: BuildRun) => run.loaders.reduce((m, l) => Math.max(m, l.peakRss), 0);
   const out = [
-    `Build of the site (\`observable build\` in a copy of the project) per store. *shared*: the loaders run in one process before Framework's build (src/data/run-loaders.ts, the default); *per loader*: a process per loader, as Framework runs them (SOCIOMETER_SHARED_LOADERS=0); *unchanged*: the shared build again with the store unchanged. Ratios against the samples' shared build. ${machine()}.`,
+    `\`npm run build\` (scripts/build.ts, in a copy of the project) per store: the first build, then rebuilds with nothing changed (dist/ reused), nothing changed but \`--force\` (Framework's own page work; no loader runs), after one page's source changed (\`${EDITED_PAGE}\`), and after the store changed (a copy of it: a new fingerprint, as an import gives). Each cell: wall time, CPU seconds of all its processes, and the ratio of its wall time to the baseline's: Framework building a one-page site in the same run, ${s(minimal.seconds)} (${minimal.cpuSeconds.toFixed(1)} CPU-s, load ${minimal.load.toFixed(2)}). ${machine()}.`,
     "",
-    "| store | store size | import | import peak RSS | build, per loader | build, shared | vs samples | unchanged rebuild | loaders run (unchanged) | loader peak RSS (max) | Framework RSS | dist | load (1 min) |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    `| store | store size | import | ${KINDS.map((k) => KIND_HEADINGS[k]).join(" | ")} | loaders run (${KINDS.join(" / ")}) | loader peak RSS (max) | Framework RSS | dist | load (1 min, per build) |`,
+    `| --- | ---: | ---: | ${KINDS.map(() => "---:").join(" | ")} | ---: | ---: | ---: | ---: | --- |`,
   ];
-  const failures = results.flatMap((r) => [r.perLoader, r.cold].filter((b) => b?.failed).map((b) => `${label(r.episodes)}: ${b === r.cold ? "shared" : "per loader"} build failed (${b!.failed})`));
   for (const r of results) {
+    const cells = KINDS.map((k) => {
+      const b = r.builds[k];
+      return `${s(b.seconds)}, ${b.cpuSeconds.toFixed(1)} CPU-s, ${(b.seconds / minimal.seconds).toFixed(2)}×`;
+    });
+    const imported = r.store.copiedFrom ? "copied" : r.store.seconds !== undefined ? s(r.store.seconds) : "—";
     out.push(
-      `| ${label(r.episodes)} | ${mb(r.store.bytes)} | ${s(r.store.seconds)} | ${gb(r.store.peakRss)} | ${r.perLoader ? s(r.perLoader.seconds) : "—"} | ${s(r.cold.seconds)} | ` +
-        `${(r.cold.seconds / base.cold.seconds).toFixed(2)}× | ${s(r.warm.seconds)} | ${r.cold.loaders.length} (${r.warm.loaders.length}) | ` +
-        `${gb(Math.max(maxRss(r.cold), r.perLoader ? maxRss(r.perLoader) : 0))} | ${gb(r.cold.frameworkRss)} | ${mb(r.distBytes)} | ` +
-        `${[r.perLoader?.load, r.cold.load, r.warm.load].filter((x) => x !== undefined).map((x) => x!.toFixed(2)).join(" / ")} |`,
+      `| ${label(r.episodes)} | ${mb(r.store.bytes)} | ${imported} | ${cells.join(" | ")} | ${KINDS.map((k) => r.builds[k].loaders.length).join(" / ")} | ` +
+        `${gb(Math.max(maxRss(r.builds.first), maxRss(r.builds.store)))} | ${gb(r.builds.first.frameworkRss)} | ${mb(r.distBytes)} | ` +
+        `${KINDS.map((k) => r.builds[k].load.toFixed(2)).join(" / ")} |`,
     );
   }
-  out.push("", `Framework alone, a one-page site with no data loader built in the same run: ${s(minimal.seconds)} (load ${minimal.load.toFixed(2)}); an unchanged rebuild runs no loader and copies no store, so the rest of its time is Framework's work on the site's pages, modules and files.`);
-  if (failures.length) out.push("", ...failures.map((f) => `- ${f}; the times above are up to the failure.`));
+  out.push("", "What scripts/build.ts said for each rebuild:", "");
+  for (const r of results) for (const k of KINDS.slice(1)) out.push(`- ${label(r.episodes)}, ${KIND_HEADINGS[k]}: ${r.builds[k].said.replace(/\|/g, "\\|")}`);
   for (const r of results) {
-    const run = r.perLoader ?? r.cold;
+    const run = r.builds.first;
     const total = run.loaders.reduce((sum, l) => sum + l.seconds, 0);
-    const how = r.perLoader ? "a process per loader: wall time and peak RSS of each" : "all in one process: wall time and peak RSS of each (the process's peak count restarted before each loader)";
-    out.push("", `Slowest ${TOP} loaders, ${label(r.episodes)}, ${how} (all ${run.loaders.length}: ${s(total)}, one after another):`, "");
+    out.push("", `Slowest ${TOP} loaders of the first build, ${label(r.episodes)}, all in one process: wall time and peak RSS of each (the process's peak count restarted before each loader) (all ${run.loaders.length}: ${s(total)}, one after another):`, "");
     out.push("| loader | wall | peak RSS |", "| --- | ---: | ---: |");
     for (const l of run.loaders.slice(0, TOP)) out.push(`| ${loaderName(l.script)} | ${s(l.seconds)} | ${gb(l.peakRss)} |`);
   }
+  const base = results[0];
   const largest = results.at(-1)!;
   if (largest !== base) {
     out.push("", `Largest dist files at ${label(largest.episodes)}, against the samples build (a file that grows with the store must not be fetched whole before a page's first chart):`, "");
@@ -221,10 +248,7 @@ function report(results: SizeResult[], minimal: {seconds: number; load: number})
 export async function run(context: BenchContext): Promise<string> {
   const sizes = [0, ...(context.sizes.length ? context.sizes : [100_000]).filter((n) => n > 0)];
   const results: SizeResult[] = [];
-  // One process per loader is Framework's own way: measured when no size passes 100k, where a build is minutes,
-  // unless BENCH_BUILD_PER_LOADER=0 (on a busy machine it doubles the run and was measured before).
-  const withPerLoader = sizes.every((n) => n <= 100_000) && process.env.BENCH_BUILD_PER_LOADER !== "0";
-  for (const n of sizes) results.push(await measureSize(context, n, withPerLoader));
+  for (const n of sizes) results.push(await measureSize(context, n));
   context.log("build: building a one-page site (Framework alone)");
   return report(results, await minimalSiteBuild(context));
 }

@@ -1,76 +1,39 @@
 // `npm run store`: makes sure the store exists before `npm run dev` and
-// `npm run build`. A missing store is built from the bundled samples; a store
-// that holds only the samples is brought up to date with them (imports are
-// idempotent: unchanged files do nothing, changed ones replace their rows).
-// A store with anything else in it is left alone, but one that needs
-// `sociometer migrate` (or a rebuild) is refused here, with what to do, rather
-// than by the first data loader of the build.
+// `npm run build` (scripts/store-refresh.ts: built from the samples when
+// missing, refreshed when it holds only the samples, refused when it needs
+// `sociometer migrate`). When the store, the samples and the code that
+// imports and checks stores are all as they were at the last check that
+// passed, checking again would find the same, so it is skipped without
+// loading DuckDB: a rebuild with nothing changed takes seconds.
 
-import {DuckDBInstance} from "@duckdb/node-api";
-import {existsSync, renameSync, rmSync} from "node:fs";
-import {importSamples, SAMPLE_IMPORTS} from "../loaders/samples.js";
-import {stderrProgress} from "../loaders/progress.js";
-import {defaultStorePath, rows, StoreVersionError} from "../loaders/store/db.js";
-import {openStoreWhenFree, whenFree} from "../loaders/store/wait-for-lock.js";
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from "node:fs";
+import {dirname, join, resolve} from "node:path";
+import {fileURLToPath} from "node:url";
+import {digestOf, fileDigest, filesUnder, storeFingerprint} from "../src/data/build-inputs.js";
 
-const path = defaultStorePath();
-const samplePaths = new Set(SAMPLE_IMPORTS.map((s) => s.path));
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+// As loaders/store/db.ts resolves it, without loading DuckDB.
+const path = resolve(process.env.SOCIOMETER_DB ?? "data/sociometer.duckdb");
+/** Where the state of the last check that passed is noted: Framework's cache folder, never shipped. */
+const CHECKED = join("src", ".observablehq", "cache", "store-checked.txt");
 
-async function fill(target: string): Promise<void> {
-  // An import may hold the store: wait for it rather than fail on DuckDB's lock.
-  const store = await openStoreWhenFree(target);
+/** The store's fingerprint with the digests of every sample and of the store code (loaders/). */
+function checkedState(): string {
+  const files = [...filesUnder(join(REPO, "data", "samples"), REPO), ...filesUnder(join(REPO, "loaders"), REPO)];
+  return digestOf([storeFingerprint(path), ...files.map((f) => `${f}:${fileDigest(join(REPO, f))}`)]);
+}
+
+if (existsSync(path) && existsSync(CHECKED) && readFileSync(CHECKED, "utf8") === checkedState()) {
+  process.stderr.write(`store: ${path} (unchanged since it was last checked, as are the samples and the store code)\n`);
+} else {
+  const {ensureStore, StoreVersionError} = await import("./store-refresh.js");
   try {
-    for (const s of await importSamples(store, stderrProgress())) {
-      const changed = s.files.filter((f) => f.status !== "unchanged").length;
-      if (changed) process.stderr.write(`  ${s.format}: ${s.episodes} episodes, ${s.ratings} scores\n`);
-    }
-    await store.conn.run("CHECKPOINT");
-  } finally {
-    store.close();
+    await ensureStore(path);
+  } catch (e) {
+    if (!(e instanceof StoreVersionError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
   }
-}
-
-/**
- * The files the store was imported from, read directly: a sample store is
- * upgraded by fill, so this must not refuse an older schema (every version
- * has sources.path).
- */
-async function sourcePaths(target: string): Promise<string[]> {
-  const instance = await whenFree(target, () => DuckDBInstance.create(target, {access_mode: "READ_ONLY"}));
-  const conn = await instance.connect();
-  try {
-    return (await rows<{path: string}>(conn, "SELECT path FROM sources")).map((s) => s.path);
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
-try {
-  await ensureStore();
-} catch (e) {
-  if (!(e instanceof StoreVersionError)) throw e;
-  process.stderr.write(`${e.message}\n`);
-  process.exit(1);
-}
-
-async function ensureStore(): Promise<void> {
-  if (!existsSync(path)) {
-    process.stderr.write(`store: building ${path} from the bundled synthetic samples…\n`);
-    // Built aside and renamed, so an interrupted build never leaves a half-filled store behind.
-    const building = `${path}.building`;
-    rmSync(building, {force: true});
-    rmSync(`${building}.wal`, {force: true});
-    await fill(building);
-    renameSync(building, path);
-  } else {
-    const sources = await sourcePaths(path);
-    if (sources.every((s) => samplePaths.has(s))) {
-      process.stderr.write(`store: ${path} (bundled samples; refreshing any that changed)\n`);
-      await fill(path);
-    } else {
-      process.stderr.write(`store: ${path} (your data; left as it is)\n`);
-      (await openStoreWhenFree(path, {readOnly: true})).close();
-    }
-  }
+  mkdirSync(dirname(CHECKED), {recursive: true});
+  writeFileSync(CHECKED, checkedState());
 }

@@ -6,9 +6,10 @@ import {spawn} from "node:child_process";
 import {createHash} from "node:crypto";
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
-import {basename, dirname, extname, join} from "node:path";
+import {basename, dirname, extname, join, relative, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
 import {snapshotStore} from "../../loaders/store/snapshot.js";
+import {digestOf, envDigests, fileDigest, localImportClosure, storeFingerprint} from "./build-inputs.js";
 
 /**
  * Packages Framework's client bundle looks up on the npm registry even when no
@@ -38,18 +39,6 @@ const NPM_LOOKUPS = [
 /** Creates the empty npm cache folders that stop Framework's registry look-ups. */
 export function stubNpmLookups(cacheDir: string): void {
   for (const spec of NPM_LOOKUPS) mkdirSync(join(cacheDir, "_npm", spec), {recursive: true});
-}
-
-/** What identifies the store's contents cheaply: its path, size and modification time (and its WAL's). */
-function storeFingerprint(storePath: string): string {
-  const parts = [storePath];
-  for (const file of [storePath, `${storePath}.wal`]) {
-    if (!existsSync(file)) continue;
-    const {size, mtimeMs} = statSync(file);
-    parts.push(`${size}:${mtimeMs}`);
-  }
-  // Hashed: the cache folder should not record where the store lives.
-  return createHash("sha256").update(parts.join("|")).digest("hex");
 }
 
 /**
@@ -110,7 +99,7 @@ export function storeUnchanged(cacheDir: string, storePath: string): boolean {
  * needs from the store (the explorer's paths, the footer's counts); it runs
  * between two fingerprint checks, so what it read belongs to the state the
  * cached outputs were built from, and the pages and the config agree. Returns
- * those facts, or null when the store changed, an output is missing, or an
+ * those facts, or null when the store changed, an output is missing or stale, or an
  * import landed meanwhile: then the build takes a snapshot (snapshotForBuild).
  */
 export async function reuseCachedBuild<T extends {dynamicPaths: readonly string[]}>(
@@ -121,8 +110,11 @@ export async function reuseCachedBuild<T extends {dynamicPaths: readonly string[
 ): Promise<T | null> {
   if (!storeUnchanged(cacheDir, storePath)) return null;
   const facts = await readFacts();
-  const complete = loaderOutputs(root, facts.dynamicPaths).every((o) => existsSync(join(cacheDir, o)));
-  return complete && storeUnchanged(cacheDir, storePath) ? facts : null;
+  const outputs = loaderOutputs(root, facts.dynamicPaths);
+  const current = staleLoaderOutputs(cacheDir, loaderKeys(root, outputs)).length === 0;
+  if (!current || !storeUnchanged(cacheDir, storePath)) return null;
+  process.stderr.write(`loaders: all ${outputs.length} outputs cached from this store, code and options; none runs, no store snapshot\n`);
+  return facts;
 }
 
 /**
@@ -189,6 +181,74 @@ export function loaderOutputs(root: string, dynamicPaths: readonly string[]): st
   return outputs;
 }
 
+/** Files every loader's output depends on besides its own imports: the installed packages (DuckDB's version among them) and how TypeScript runs. */
+const SHARED_LOADER_INPUTS = ["package.json", "package-lock.json", "node_modules/.package-lock.json", "tsconfig.json"];
+
+/**
+ * For each output, a digest of what its loader reads apart from the store:
+ * every local module it imports (src/data, src/lib, loaders/…), its
+ * parameters, the lock files, and the environment options that change outputs
+ * (build-inputs.ts). The store is the store fingerprint's business
+ * (invalidateLoaderCache). `root` is the site's source folder; the project is
+ * its parent.
+ */
+export function loaderKeys(root: string, outputs: readonly string[], env: NodeJS.ProcessEnv = process.env): Map<string, string> {
+  const project = resolve(root, "..");
+  const shared = SHARED_LOADER_INPUTS.map((f) => `${f}:${fileDigest(join(project, f))}`);
+  const environment = Object.entries(envDigests(env)).map(([name, digest]) => `${name}:${digest}`);
+  const importsOf = new Map<string, string[]>();
+  const digests = new Map<string, string>();
+  const digestOfFile = (file: string) => {
+    let d = digests.get(file);
+    if (d === undefined) digests.set(file, (d = fileDigest(file)));
+    return d;
+  };
+  const keys = new Map<string, string>();
+  for (const output of outputs) {
+    const run = loaderOfOutput(root, output);
+    if (!run) continue;
+    const code = localImportClosure(run.loader, importsOf).map((f) => `${relative(project, f)}:${digestOfFile(f)}`);
+    keys.set(output, digestOf([...shared, ...environment, `args:${run.args.join(" ")}`, ...code]));
+  }
+  return keys;
+}
+
+const LOADER_KEYS = "loader-keys.json";
+
+function recordedLoaderKeys(cacheDir: string): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, LOADER_KEYS), "utf8")) as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Outputs whose cached file is missing, or was made by a loader whose code,
+ * parameters, packages or environment options differ from now. Framework
+ * cannot tell: a build uses a cached output even when its loader changed
+ * ("[using stale]"), and never looks at what the loader imports.
+ */
+export function staleLoaderOutputs(cacheDir: string, keys: ReadonlyMap<string, string>): string[] {
+  const recorded = recordedLoaderKeys(cacheDir);
+  return Array.from(keys.keys()).filter((o) => !existsSync(join(cacheDir, o)) || recorded[o] !== keys.get(o));
+}
+
+/**
+ * Drops the stale outputs (staleLoaderOutputs) and records the current keys:
+ * whatever makes an output next, in this build (this process's loaders, or
+ * Framework after one failed here), makes it from the code keyed now. An
+ * output that is not made stays missing, and runs again at the next build.
+ * Returns the outputs dropped or missing.
+ */
+export function dropStaleLoaderOutputs(cacheDir: string, keys: ReadonlyMap<string, string>): string[] {
+  const stale = staleLoaderOutputs(cacheDir, keys);
+  for (const output of stale) rmSync(join(cacheDir, output), {force: true});
+  mkdirSync(cacheDir, {recursive: true});
+  writeFileSync(join(cacheDir, LOADER_KEYS), JSON.stringify({...recordedLoaderKeys(cacheDir), ...Object.fromEntries(keys)}, null, 1));
+  return stale;
+}
+
 const RUN_LOADERS = join(dirname(fileURLToPath(import.meta.url)), "run-loaders.ts");
 
 /** Runs the loaders of `outputs` (paths inside `root`) in one process, each into Framework's cache under `root`. */
@@ -202,16 +262,21 @@ export function runLoaders(root: string, outputs: readonly string[], env: NodeJS
 }
 
 /**
- * Before a build: runs every loader whose output the cache lacks (all of them
- * after the store changed; none when it did not) in one process
+ * Before a build: runs every loader whose output the cache lacks or holds
+ * stale (all of them after the store changed; after a code change, those
+ * whose loader imports the changed module: staleLoaderOutputs) in one process
  * (src/data/run-loaders.ts), so that Framework finds them cached instead of
  * starting a process per loader. SOCIOMETER_SHARED_LOADERS=0 leaves them to
  * Framework. Resolves with the outputs it was asked for; a loader that failed
  * there is left for Framework, which runs it again and reports its error.
  */
 export async function runLoadersOnce(root: string, storePath: string, dynamicPaths: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const outputs = loaderOutputs(root, dynamicPaths);
+  // Dropped whoever runs them next: left in the cache, Framework would ship them as they are.
+  const missing = dropStaleLoaderOutputs(join(root, ".observablehq", "cache"), loaderKeys(root, outputs, env));
+  const named = missing.length > 8 ? `${missing.slice(0, 8).join(", ")}, …` : missing.join(", ");
+  process.stderr.write(`loaders: ${missing.length} of ${outputs.length} outputs to make (missing, or made from another store, code or options)${named ? `: ${named}` : ""}\n`);
   if (env.SOCIOMETER_SHARED_LOADERS === "0" || !existsSync(storePath)) return [];
-  const missing = loaderOutputs(root, dynamicPaths).filter((o) => !existsSync(join(root, ".observablehq", "cache", o)));
   if (missing.length) await runLoaders(root, missing, env);
   return missing;
 }

@@ -6,7 +6,7 @@
 import {appendFileSync, mkdirSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
-import {invalidateLoaderCache, reuseCachedBuild} from "../../src/data/site-cache.js";
+import {dropStaleLoaderOutputs, invalidateLoaderCache, loaderKeys, reuseCachedBuild} from "../../src/data/site-cache.js";
 import {tempDir} from "../helpers/store.js";
 
 /** A site root with two loaders and a store file whose fingerprint the cache has recorded, with both outputs cached. */
@@ -19,8 +19,10 @@ function builtSite(): {root: string; cacheDir: string; store: string; facts: () 
   const store = join(root, "store.duckdb");
   writeFileSync(store, "state 1");
   invalidateLoaderCache(cacheDir, store);
+  const outputs = ["data/one.json", "data/tables/episodes.parquet"];
+  dropStaleLoaderOutputs(cacheDir, loaderKeys(root, outputs));
   mkdirSync(join(cacheDir, "data", "tables"), {recursive: true});
-  for (const output of ["data/one.json", "data/tables/episodes.parquet"]) writeFileSync(join(cacheDir, output), "cached");
+  for (const output of outputs) writeFileSync(join(cacheDir, output), "cached");
   let reads = 0;
   const facts = async () => {
     reads++;
@@ -47,6 +49,12 @@ describe("reusing the last build's cache", () => {
     const site = builtSite();
     const facts = async () => ({dynamicPaths: ["/data/tables/episodes.parquet", "/data/tables/ratings.parquet"]});
     expect(await reuseCachedBuild(site.root, site.cacheDir, site.store, facts)).toBeNull();
+  });
+
+  it("refuses when a loader changed since its output was made, the store unchanged", async () => {
+    const site = builtSite();
+    writeFileSync(join(site.root, "data", "one.json.ts"), "process.stdout.write('{}');\n");
+    expect(await reuseCachedBuild(site.root, site.cacheDir, site.store, site.facts)).toBeNull();
   });
 
   it("refuses when an import lands while the facts are read", async () => {
