@@ -19,7 +19,7 @@
 import {DuckDBInstance} from "@duckdb/node-api";
 import {isUtf8} from "node:buffer";
 import {createHash} from "node:crypto";
-import {createReadStream, existsSync, mkdirSync, openSync, readSync, rmSync, statSync} from "node:fs";
+import {createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync} from "node:fs";
 import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
@@ -192,23 +192,66 @@ async function readJson(file: string, db: string): Promise<{episodes: number; du
   return {episodes: Number(count), duckdb: version};
 }
 
-async function importer(file: string, db: string): Promise<{episodes: number; ratings: number; rejected: number}> {
+async function importer(file: string, db: string): Promise<{episodes: number; ratings: number; rejected: number; steps: string}> {
+  const t0 = performance.now();
   const store = await openStore(db);
+  const t1 = performance.now();
+  let t2 = t1;
   try {
     const summary = await importFiles(store, "sotopia", [file], {});
-    return {episodes: summary.episodes, ratings: summary.ratings, rejected: summary.rejected};
+    t2 = performance.now();
+    return {episodes: summary.episodes, ratings: summary.ratings, rejected: summary.rejected, steps: ""};
   } finally {
     store.close();
+    const t3 = performance.now();
+    stepTimes = `open ${((t1 - t0) / 1000).toFixed(2)} s, import ${((t2 - t1) / 1000).toFixed(2)} s, close (checkpoint) ${((t3 - t2) / 1000).toFixed(2)} s`;
   }
 }
 
+/** Wall time of the importer's three steps, for BENCH_THREAD_CPU runs. */
+let stepTimes = "";
+
+/**
+ * CPU seconds of each thread of this process (Linux), sampled every 100 ms so
+ * threads that end before the measurement does (the parse worker, the hash
+ * thread) are counted too: from /proc/self/task/<tid>/stat, utime + stime.
+ */
+function threadCpu(): {stop: () => {tid: number; name: string; seconds: number}[]} {
+  const seen = new Map<number, {name: string; seconds: number}>();
+  const tick = Number(process.env.CLK_TCK ?? 100);
+  const sample = () => {
+    for (const tid of readdirSync("/proc/self/task")) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+        seen.set(Number(tid), {name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), seconds: (Number(fields[11]) + Number(fields[12])) / tick});
+      } catch {
+        // The thread ended between the listing and the read: its last sample stands.
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return [...seen].map(([tid, t]) => ({tid, ...t})).filter((t) => t.seconds >= 0.01).sort((a, b) => b.seconds - a.seconds);
+    },
+  };
+}
+
 async function child(method: string, file: string, db: string): Promise<void> {
+  const threads = process.env.BENCH_THREAD_CPU ? threadCpu() : null;
   const started = performance.now();
   let extra: Record<string, unknown>;
   if (method === "parse") extra = {episodes: await parseFloor(file)};
   else if (method === "read_json") extra = await readJson(file, db);
   else if (method === "importer") extra = await importer(file, db);
   else throw new Error(`unknown method ${JSON.stringify(method)} (expected ${METHODS.join(", ")})`);
+  // By hand (BENCH_THREAD_CPU=1): which thread spent what; the main thread's id is the process id.
+  if (threads && stepTimes) extra.steps = stepTimes;
+  else delete extra.steps;
+  if (threads) extra.threads = threads.stop().map((t) => `${t.tid === process.pid ? "main" : `${t.name} ${t.tid}`}: ${t.seconds.toFixed(2)} s`).join(", ");
   reportFromChild((performance.now() - started) / 1000, extra);
 }
 

@@ -4,8 +4,10 @@
 // a string, ~0.6 µs for a row end, measured in an import); here numbers and
 // NULLs are written into typed arrays and copied into the chunk with one call
 // per column, a column holding the same string on every row of the chunk (the
-// source id, the rater, the run) is one constant value, and only the other
-// strings still cost a call each.
+// source id, the rater, the run) is one constant value, a column of strings
+// that repeat (an episode id on each of its messages, the action type) costs a
+// call per distinct string, and only strings that rarely repeat (message text,
+// rationales) still cost a call each.
 
 import duckdb from "@duckdb/node-bindings";
 import {DuckDBDataChunk, DuckDBTypeId, type DuckDBAppender} from "@duckdb/node-api";
@@ -131,12 +133,49 @@ export class ChunkAppender {
   }
 }
 
-/** A repeated-string column: one constant when every row of the chunk holds the same string, else each row's own. */
+/** Bytes of one duckdb_string_t (the C API's string struct: length, then 12 bytes inlined or a prefix and a pointer). */
+const STRING_T = 16;
+
+/**
+ * A repeated-string column: one constant when every row of the chunk holds the
+ * same string; else each distinct string is written once, into the row where
+ * it first occurs, and the rows that repeat it get a copy of that row's
+ * duckdb_string_t, which points into the same vector's own string heap (so it
+ * lives exactly as long as the copy). Two calls for the whole column (read the
+ * structs, write them back) instead of one a row.
+ */
 function writeRepeated(c: Extract<Column, {kind: "repeated"}>, n: number): void {
-  const first = c.values[0];
+  const values = c.values;
+  const first = values[0];
   let same = first !== null;
-  for (let i = 1; same && i < n; i++) same = c.values[i] === first;
-  if (same) duckdb.vector_reference_value(c.vector, duckdb.create_varchar(first!));
-  else for (let i = 0; i < n; i++) if (c.values[i] !== null) duckdb.vector_assign_string_element(c.vector, i, c.values[i]!);
-  c.values.length = 0;
+  for (let i = 1; same && i < n; i++) same = values[i] === first;
+  if (same) {
+    duckdb.vector_reference_value(c.vector, duckdb.create_varchar(first!));
+  } else {
+    const firstRow = new Map<string, number>();
+    const repeats: number[] = []; // pairs: row, row it repeats
+    let previous: string | null = null;
+    let previousRow = -1;
+    for (let i = 0; i < n; i++) {
+      const v = values[i];
+      if (v === null) continue;
+      // Rows of one episode come together: most repeats are of the row before.
+      let row = v === previous ? previousRow : firstRow.get(v);
+      if (row === undefined) {
+        duckdb.vector_assign_string_element(c.vector, i, v);
+        firstRow.set(v, i);
+        row = i;
+      } else {
+        repeats.push(i, row);
+      }
+      previous = v;
+      previousRow = row;
+    }
+    if (repeats.length) {
+      const structs = duckdb.vector_get_data(c.vector, n * STRING_T);
+      for (let k = 0; k < repeats.length; k += 2) structs.copyWithin(repeats[k] * STRING_T, repeats[k + 1] * STRING_T, (repeats[k + 1] + 1) * STRING_T);
+      duckdb.copy_data_to_vector(c.vector, 0, structs.buffer as ArrayBuffer, structs.byteOffset, n * STRING_T);
+    }
+  }
+  values.length = 0;
 }

@@ -35,14 +35,15 @@ export class StoreWriter {
   ) {}
 
   static async open(conn: DuckDBConnection): Promise<StoreWriter> {
-    // Columns that usually hold one value for a whole file are marked repeated: written once a chunk when they do.
+    // Repeated: every string column but the ones that are new on almost every row (episodes.episode_id, messages.content,
+    // ratings.rationale); the episode id of child rows, scenarios, characters, models, action types, dimensions, raters.
     return new StoreWriter(
       conn,
-      new ChunkAppender(await conn.createAppender("episodes"), new Set([1, 2, 6, 9, 10])),
-      new ChunkAppender(await conn.createAppender("participants"), new Set([3])),
-      new ChunkAppender(await conn.createAppender("messages")),
-      new ChunkAppender(await conn.createAppender("ratings"), new Set([3, 4, 7, 8])),
-      new ChunkAppender(await conn.createAppender("spoken_words")),
+      new ChunkAppender(await conn.createAppender("episodes"), new Set([1, 2, 3, 4, 5, 6, 7, 9, 10, 12])),
+      new ChunkAppender(await conn.createAppender("participants"), new Set([0, 2, 3, 4, 5, 6])),
+      new ChunkAppender(await conn.createAppender("messages"), new Set([0, 4])),
+      new ChunkAppender(await conn.createAppender("ratings"), new Set([0, 2, 3, 4, 7, 8])),
+      new ChunkAppender(await conn.createAppender("spoken_words"), new Set([0])),
     );
   }
 

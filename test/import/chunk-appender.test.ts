@@ -11,14 +11,15 @@ async function table() {
 
 describe("ChunkAppender", () => {
   // 5,000 rows: two full chunks of 2,048 and a partial one; `r` is one string for all of the first chunk
-  // (written as a constant), then varies, then is NULL on every third row of the last chunk.
+  // (written as a constant), then three long strings in turn (each written once, its other rows copies of
+  // that row's string struct), then a short one, NULL on every third row of the last chunk.
   it("writes every row, in order, across chunks whose repeated column is constant, varied or NULL", async () => {
     const conn = await table();
     const out = new ChunkAppender(await conn.createAppender("t"), new Set([2]));
     for (let i = 0; i < 5000; i++) {
       out.integer(0, i % 7 === 0 ? null : i);
       out.varchar(1, i % 5 === 0 ? null : `row ${i} ${"é".repeat(i % 20)}`);
-      out.varchar(2, i < 2048 ? "same" : i < 4096 ? `r${i % 3}` : i % 3 === 0 ? null : "late");
+      out.varchar(2, i < 2048 ? "same" : i < 4096 ? `repeated, longer than 12 bytes: ${i % 3}` : i % 3 === 0 ? null : "late");
       out.double(3, i / 4);
       out.boolean(4, i % 2 === 1);
       out.varchar(5, i === 4999 ? '{"last": true}' : null);
@@ -27,8 +28,8 @@ describe("ChunkAppender", () => {
     out.closeSync();
     const [sums] = await rows<Record<string, number>>(conn, `
       SELECT count(*)::INT AS rows, count(n)::INT AS n, sum(n)::BIGINT::DOUBLE AS n_sum, count(s)::INT AS s,
-             count(*) FILTER (r = 'same')::INT AS same, count(*) FILTER (r = 'r0')::INT AS r0, count(*) FILTER (r = 'r1')::INT AS r1,
-             count(*) FILTER (r = 'r2')::INT AS r2, count(*) FILTER (r = 'late')::INT AS late, count(r)::INT AS r,
+             count(*) FILTER (r = 'same')::INT AS same, count(*) FILTER (r = 'repeated, longer than 12 bytes: 0')::INT AS r0, count(*) FILTER (r = 'repeated, longer than 12 bytes: 1')::INT AS r1,
+             count(*) FILTER (r = 'repeated, longer than 12 bytes: 2')::INT AS r2, count(*) FILTER (r = 'late')::INT AS late, count(r)::INT AS r,
              sum(d) AS d, count(*) FILTER (b)::INT AS b, count(j)::INT AS j
       FROM t`);
     // n: 5,000 rows less the 715 multiples of 7 (0 … 4998); their sum 12,497,500 less 7·(0 + … + 714) = 1,786,785.
@@ -42,7 +43,7 @@ describe("ChunkAppender", () => {
     expect(picked).toEqual([
       {n: null, s: null, r: "same", j: null},
       {n: 2047, s: `row 2047 ${"é".repeat(7)}`, r: "same", j: null},
-      {n: 2048, s: `row 2048 ${"é".repeat(8)}`, r: "r2", j: null},
+      {n: 2048, s: `row 2048 ${"é".repeat(8)}`, r: "repeated, longer than 12 bytes: 2", j: null},
       {n: 4097, s: `row 4097 ${"é".repeat(17)}`, r: "late", j: null},
       {n: 4098, s: `row 4098 ${"é".repeat(18)}`, r: null, j: null},
       {n: 4999, s: `row 4999 ${"é".repeat(19)}`, r: "late", j: '{"last": true}'},
