@@ -19,15 +19,15 @@
 import {DuckDBInstance} from "@duckdb/node-api";
 import {isUtf8} from "node:buffer";
 import {createHash} from "node:crypto";
-import {createReadStream, existsSync, mkdirSync, openSync, readSync, rmSync, statSync} from "node:fs";
-import {loadavg} from "node:os";
+import {createReadStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync} from "node:fs";
+import {availableParallelism, loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
 import {deserialize, serialize} from "node:v8";
 import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
 import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
 import {importFiles} from "../loaders/import/session.js";
-import {episodeFromDump} from "../loaders/import/sotopia.js";
+import {dumpReading, episodeFromDump} from "../loaders/import/sotopia.js";
 import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
 import {StoreWriter} from "../loaders/import/writer.js";
 import {stderrProgress} from "../loaders/progress.js";
@@ -43,11 +43,18 @@ const GOALS = {readJson: 1.5, parse: 0.5};
 const METHODS = ["parse", "read_json", "importer"] as const;
 type Method = (typeof METHODS)[number];
 
+// How many threads each method keeps busy: the floor is one; the ratios below compare wall times all the same.
 const LABELS: Record<Method, string> = {
-  importer: "importer: `importFiles(store, \"sotopia\", [file], {})`",
-  read_json: "baseline: DuckDB `CREATE TABLE raw AS SELECT * FROM read_json(…)`",
-  parse: "floor: stream lines, `JSON.parse` each",
+  importer: `importer: \`importFiles(store, "sotopia", [file], {})\` (${threadsOfImporter()})`,
+  read_json: `baseline: DuckDB \`CREATE TABLE raw AS SELECT * FROM read_json(…)\` (DuckDB's ${availableParallelism()} threads)`,
+  parse: "floor: stream lines, `JSON.parse` each (1 thread)",
 };
+
+/** The importer's threads on this machine for a dump as large as the bench's. */
+function threadsOfImporter(): string {
+  const workers = dumpReading.workers;
+  return `main thread + ${workers} parse worker${workers === 1 ? "" : "s"} + a hash thread, and DuckDB's`;
+}
 
 type Outcome = ({ok: true} & Measurement) | {ok: false; error: string};
 
@@ -123,8 +130,9 @@ function section(results: readonly SizeResult[], duckdbVersion: string, repeat: 
     METHODS.map((method) => {
       const o = outcomes[method];
       const cells = o.ok
-        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss), Number(o.load).toFixed(2)]
-        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", "", ""];
+        ? [fmtN(Number(o.episodes)), `${o.seconds.toFixed(2)} s${Array.isArray(o.runs) && o.runs.length > 1 ? ` (${o.runs.map((x: number) => x.toFixed(2)).join(", ")})` : ""}`,
+          `${Number(o.cpuSeconds).toFixed(2)} s`, rate(n / o.seconds), rate(bytes / 1e6 / o.seconds), mb(o.peakRss), Number(o.load).toFixed(2)]
+        : ["", `failed: ${o.error.replaceAll("|", "\\|").slice(0, 160)}`, "", "", "", "", ""];
       return `| ${fmtN(n)} | ${mb(bytes)} | ${LABELS[method]} | ${cells.join(" | ")} |`;
     }),
   );
@@ -133,8 +141,9 @@ function section(results: readonly SizeResult[], duckdbVersion: string, repeat: 
     const r = b.seconds / a.seconds; // throughput ratio: same episodes, so time b / time a
     return `${r.toFixed(2)}× (${r >= goal ? "goal met" : "goal not met"})`;
   };
+  const cpuRatio = (a: Outcome, b: Outcome) => (a.ok && b.ok ? `${(Number(b.cpuSeconds) / Number(a.cpuSeconds)).toFixed(2)}×` : "n/a");
   const ratios = results.map(({n, outcomes: o}) =>
-    `| ${fmtN(n)} | ${ratio(o.importer, o.read_json, GOALS.readJson)} | ${ratio(o.importer, o.parse, GOALS.parse)} |`);
+    `| ${fmtN(n)} | ${ratio(o.importer, o.read_json, GOALS.readJson)} | ${ratio(o.importer, o.parse, GOALS.parse)} | ${cpuRatio(o.importer, o.parse)} |`);
   const avg = results.length ? results.reduce((s, r) => s + r.bytes / r.n, 0) / results.length : 0;
   return `## Import: SOTOPIA JSONL dump
 
@@ -145,18 +154,19 @@ Input: N synthetic episodes in the public SOTOPIA dump shape
 about ${(avg / 1000).toFixed(1)} KB a line, like the real dump), one file per N. Each method runs
 ${repeat} time(s), taking turns with the others, each run in a fresh child process, on the same
 file, into a fresh DuckDB file where it writes one; time covers opening, the work and closing.
-The table shows the median run (all runs in brackets); peak RSS is the largest
+The table shows the median run (all runs in brackets); CPU is that run's, all
+threads together (\`process.cpuUsage()\`); peak RSS is the largest
 of the runs' \`process.resourceUsage().maxRSS\`; load is the machine's 1-minute load
-average as that median run started (2 cores: above 2, other work shared them).
+average as that median run started (${availableParallelism()} cores: above ${availableParallelism()}, other work shared them).
 
-| N | file | method | episodes read | time | episodes/s | MB/s | peak RSS | load |
-| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| N | file | method | episodes read | time | CPU | episodes/s | MB/s | peak RSS | load |
+| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join("\n")}
 
 Throughput ratios (higher is better; goals: importer ≥ ${GOALS.readJson}× read_json, ≥ ${GOALS.parse}× the parse floor):
 
-| N | importer / read_json | importer / parse floor |
-| ---: | --- | --- |
+| N | importer / read_json | importer / parse floor | floor CPU / importer CPU |
+| ---: | --- | --- | ---: |
 ${ratios.join("\n")}
 
 Reproduce: \`npm run bench -- import --sizes ${results.map((r) => r.n).join(",")}\` (or \`BENCH_SIZES=…\`).
@@ -192,23 +202,70 @@ async function readJson(file: string, db: string): Promise<{episodes: number; du
   return {episodes: Number(count), duckdb: version};
 }
 
-async function importer(file: string, db: string): Promise<{episodes: number; ratings: number; rejected: number}> {
+async function importer(file: string, db: string): Promise<{episodes: number; ratings: number; rejected: number; steps: string}> {
+  const t0 = performance.now();
   const store = await openStore(db);
+  const t1 = performance.now();
+  let t2 = t1;
   try {
     const summary = await importFiles(store, "sotopia", [file], {});
-    return {episodes: summary.episodes, ratings: summary.ratings, rejected: summary.rejected};
+    t2 = performance.now();
+    return {episodes: summary.episodes, ratings: summary.ratings, rejected: summary.rejected, steps: ""};
   } finally {
     store.close();
+    const t3 = performance.now();
+    stepTimes = `open ${((t1 - t0) / 1000).toFixed(2)} s, import ${((t2 - t1) / 1000).toFixed(2)} s, close (checkpoint) ${((t3 - t2) / 1000).toFixed(2)} s`;
   }
 }
 
+/** Wall time of the importer's three steps, for BENCH_THREAD_CPU runs. */
+let stepTimes = "";
+
+/**
+ * CPU seconds of each thread of this process (Linux), sampled every 100 ms so
+ * threads that end before the measurement does (the parse worker, the hash
+ * thread) are counted too: from /proc/self/task/<tid>/stat, utime + stime.
+ */
+function threadCpu(): {stop: () => {tid: number; name: string; seconds: number}[]} {
+  const seen = new Map<number, {name: string; seconds: number}>();
+  const tick = Number(process.env.CLK_TCK ?? 100);
+  const sample = () => {
+    for (const tid of readdirSync("/proc/self/task")) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+        seen.set(Number(tid), {name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), seconds: (Number(fields[11]) + Number(fields[12])) / tick});
+      } catch {
+        // The thread ended between the listing and the read: its last sample stands.
+      }
+    }
+  };
+  const timer = setInterval(sample, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return [...seen].map(([tid, t]) => ({tid, ...t})).filter((t) => t.seconds >= 0.01).sort((a, b) => b.seconds - a.seconds);
+    },
+  };
+}
+
 async function child(method: string, file: string, db: string): Promise<void> {
+  const threads = process.env.BENCH_THREAD_CPU ? threadCpu() : null;
+  const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   let extra: Record<string, unknown>;
   if (method === "parse") extra = {episodes: await parseFloor(file)};
   else if (method === "read_json") extra = await readJson(file, db);
   else if (method === "importer") extra = await importer(file, db);
   else throw new Error(`unknown method ${JSON.stringify(method)} (expected ${METHODS.join(", ")})`);
+  // Every thread's CPU over the measured span: the floor uses one, the others several.
+  const cpu = process.cpuUsage(cpuAtStart);
+  extra.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  // By hand (BENCH_THREAD_CPU=1): which thread spent what; the main thread's id is the process id.
+  if (threads && stepTimes) extra.steps = stepTimes;
+  else delete extra.steps;
+  if (threads) extra.threads = threads.stop().map((t) => `${t.tid === process.pid ? "main" : `${t.name} ${t.tid}`}: ${t.seconds.toFixed(2)} s`).join(", ");
   reportFromChild((performance.now() - started) / 1000, extra);
 }
 

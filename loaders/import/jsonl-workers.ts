@@ -86,6 +86,24 @@ const workerFlags = (): string[] => {
 };
 
 /**
+ * A worker running BOOT with the main thread's flags. Node refuses to start a
+ * worker given a flag that belongs to the whole process (V8's own, such as
+ * --max-old-space-size), and the refusal names them; they already hold for the
+ * worker, so it starts again without them.
+ */
+function startWorker(execArgv: string[], workerData: unknown): Worker {
+  try {
+    return new Worker(BOOT, {eval: true, execArgv, workerData});
+  } catch (e) {
+    if ((e as {code?: string}).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw e;
+    const refused = (e as Error).message.replace(/^[^:]*: /, "").split(", ");
+    const kept = execArgv.filter((flag) => !refused.includes(flag));
+    if (kept.length === execArgv.length) throw e;
+    return new Worker(BOOT, {eval: true, execArgv: kept, workerData});
+  }
+}
+
+/**
  * The records of the JSONL file `source`, read by up to `plan.workers` threads
  * running `workerModule` (a module that calls serveSegments with the same
  * `toItem`). Whenever this thread would wait for a worker (before the first
@@ -126,7 +144,7 @@ export async function* readJsonlInWorkers(
       path, size, segmentBytes: plan.segmentBytes, slot, claims, inFlight,
       maxInFlight: plan.maxInFlight ?? 16, batchChars: plan.batchChars ?? 2 ** 18,
     };
-    const worker = new Worker(BOOT, {eval: true, execArgv, workerData: {...work, module: fileURLToPath(workerModule), tsx}});
+    const worker = startWorker(execArgv, {...work, module: fileURLToPath(workerModule), tsx});
     worker.on("message", (m: SegmentMessage) => {
       const queue = arrived.get(m.segment);
       if (queue) queue.push(m);

@@ -1,8 +1,11 @@
-// Appends canonical records to the store's tables through DuckDB appenders
-// (the fast path: no SQL per row). Runs inside the import's transaction.
+// Appends canonical records to the store's tables through DuckDB appenders,
+// a data chunk at a time (chunk-appender.ts; no SQL per row). Runs inside the
+// import's transaction. Column numbers are the tables' column order in the
+// migrations.
 
-import {BIGINT, DOUBLE, INTEGER, LIST, listValue, VARCHAR, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue} from "@duckdb/node-api";
+import {BIGINT, DOUBLE, INTEGER, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue} from "@duckdb/node-api";
 import {NULL_INT, type EpisodeBatch} from "./batch.js";
+import {ChunkAppender} from "./chunk-appender.js";
 import type {EpisodeRecord, RatingRecord} from "./records.js";
 import {spokenWords} from "../store/spoken-words.js";
 
@@ -11,16 +14,6 @@ function toDuck(v: unknown): DuckDBValue {
   if (v === undefined || v === null) return null;
   if (Array.isArray(v)) return listValue(v.map(toDuck));
   return v as DuckDBValue;
-}
-
-function str(a: DuckDBAppender, v: string | null): void {
-  if (v === null) a.appendNull();
-  else a.appendVarchar(v);
-}
-
-function int(a: DuckDBAppender, v: number | null): void {
-  if (v === null) a.appendNull();
-  else a.appendInteger(v);
 }
 
 const BATCH = 500;
@@ -34,59 +27,61 @@ export class StoreWriter {
 
   private constructor(
     private readonly conn: DuckDBConnection,
-    private readonly episodes: DuckDBAppender,
-    private readonly participants: DuckDBAppender,
-    private readonly messages: DuckDBAppender,
-    private readonly ratings: DuckDBAppender,
-    private readonly spokenWords: DuckDBAppender,
+    private readonly episodes: ChunkAppender,
+    private readonly participants: ChunkAppender,
+    private readonly messages: ChunkAppender,
+    private readonly ratings: ChunkAppender,
+    private readonly spokenWords: ChunkAppender,
   ) {}
 
   static async open(conn: DuckDBConnection): Promise<StoreWriter> {
+    // Repeated: every string column but the ones that are new on almost every row (episodes.episode_id, messages.content,
+    // ratings.rationale); the episode id of child rows, scenarios, characters, models, action types, dimensions, raters.
     return new StoreWriter(
       conn,
-      await conn.createAppender("episodes"),
-      await conn.createAppender("participants"),
-      await conn.createAppender("messages"),
-      await conn.createAppender("ratings"),
-      await conn.createAppender("spoken_words"),
+      new ChunkAppender(await conn.createAppender("episodes"), new Set([1, 2, 3, 4, 5, 6, 7, 9, 10, 12])),
+      new ChunkAppender(await conn.createAppender("participants"), new Set([0, 2, 3, 4, 5, 6])),
+      new ChunkAppender(await conn.createAppender("messages"), new Set([0, 4])),
+      new ChunkAppender(await conn.createAppender("ratings"), new Set([0, 2, 3, 4, 7, 8])),
+      new ChunkAppender(await conn.createAppender("spoken_words"), new Set([0])),
     );
   }
 
   episode(e: EpisodeRecord, sourceId: string): void {
     const a = this.episodes;
-    a.appendVarchar(e.episode_id);
-    a.appendVarchar(e.benchmark);
-    a.appendVarchar(sourceId);
-    str(a, e.scenario_id);
-    str(a, e.scenario);
-    str(a, e.codename);
-    str(a, e.task_type);
-    str(a, e.chain_id);
-    int(a, e.chain_index);
-    str(a, e.split);
-    str(a, e.tag);
-    a.appendBoolean(e.synthetic);
-    str(a, e.settings ? JSON.stringify(e.settings) : null);
+    a.varchar(0, e.episode_id);
+    a.varchar(1, e.benchmark);
+    a.varchar(2, sourceId);
+    a.varchar(3, e.scenario_id);
+    a.varchar(4, e.scenario);
+    a.varchar(5, e.codename);
+    a.varchar(6, e.task_type);
+    a.varchar(7, e.chain_id);
+    a.integer(8, e.chain_index);
+    a.varchar(9, e.split);
+    a.varchar(10, e.tag);
+    a.boolean(11, e.synthetic);
+    a.varchar(12, e.settings ? JSON.stringify(e.settings) : null);
     a.endRow();
     for (const p of e.participants) {
       const b = this.participants;
-      b.appendVarchar(e.episode_id);
-      b.appendInteger(p.agent);
-      str(b, p.agent_ref);
-      b.appendVarchar(p.model);
-      str(b, p.character);
-      str(b, p.goal);
-      str(b, p.background);
+      b.varchar(0, e.episode_id);
+      b.integer(1, p.agent);
+      b.varchar(2, p.agent_ref);
+      b.varchar(3, p.model);
+      b.varchar(4, p.character);
+      b.varchar(5, p.goal);
+      b.varchar(6, p.background);
       b.endRow();
     }
     e.messages.forEach((m, seq) => {
       const c = this.messages;
-      c.appendVarchar(e.episode_id);
-      c.appendInteger(seq);
-      c.appendInteger(m.turn);
-      int(c, m.agent);
-      c.appendVarchar(m.action_type);
-      c.appendVarchar(m.content);
+      c.varchar(0, e.episode_id);
+      c.integer(1, seq);
+      c.integer(2, m.turn);
+      c.integer(3, m.agent);
+      c.varchar(4, m.action_type);
+      c.varchar(5, m.content);
       c.endRow();
       const words = spokenWords(m.action_type, m.agent, m.content);
       if (words !== null) this.spoken(e.episode_id, seq, m.agent!, words);
@@ -107,56 +102,55 @@ export class StoreWriter {
   batch(b: EpisodeBatch, sourceId: string, skip: Uint8Array | null): void {
     const {dict, episodes: e, participants: p, messages: m, ratings: r} = b;
     const ea = this.episodes, pa = this.participants, ma = this.messages, ra = this.ratings;
+    const nullable = (v: number): number | null => (v === NULL_INT ? null : v);
     for (let i = 0; i < b.count; i++) {
       if (skip?.[i]) continue;
       const id = e.episode_id[i];
-      ea.appendVarchar(id);
-      ea.appendVarchar(dict[e.benchmarkCode[i]]);
-      ea.appendVarchar(sourceId);
-      str(ea, e.scenario_id[i]);
-      str(ea, e.scenario[i]);
-      str(ea, e.codename[i]);
-      str(ea, e.task_type[i]);
-      str(ea, e.chain_id[i]);
-      if (e.chain_index[i] === NULL_INT) ea.appendNull();
-      else ea.appendInteger(e.chain_index[i]);
-      str(ea, e.split[i]);
-      str(ea, e.tag[i]);
-      ea.appendBoolean(e.synthetic[i] === 1);
-      str(ea, e.settings[i]);
+      ea.varchar(0, id);
+      ea.varchar(1, dict[e.benchmarkCode[i]]);
+      ea.varchar(2, sourceId);
+      ea.varchar(3, e.scenario_id[i]);
+      ea.varchar(4, e.scenario[i]);
+      ea.varchar(5, e.codename[i]);
+      ea.varchar(6, e.task_type[i]);
+      ea.varchar(7, e.chain_id[i]);
+      ea.integer(8, nullable(e.chain_index[i]));
+      ea.varchar(9, e.split[i]);
+      ea.varchar(10, e.tag[i]);
+      ea.boolean(11, e.synthetic[i] === 1);
+      ea.varchar(12, e.settings[i]);
       ea.endRow();
       for (let k = p.start[i]; k < p.start[i + 1]; k++) {
-        pa.appendVarchar(id);
-        pa.appendInteger(p.agent[k]);
-        str(pa, p.agent_ref[k]);
-        pa.appendVarchar(dict[p.modelCode[k]]);
-        str(pa, p.character[k]);
-        str(pa, p.goal[k]);
-        str(pa, p.background[k]);
+        pa.varchar(0, id);
+        pa.integer(1, p.agent[k]);
+        pa.varchar(2, p.agent_ref[k]);
+        pa.varchar(3, dict[p.modelCode[k]]);
+        pa.varchar(4, p.character[k]);
+        pa.varchar(5, p.goal[k]);
+        pa.varchar(6, p.background[k]);
         pa.endRow();
       }
       const first = m.start[i];
       for (let k = first; k < m.start[i + 1]; k++) {
-        ma.appendVarchar(id);
-        ma.appendInteger(k - first);
-        ma.appendInteger(m.turn[k]);
-        if (m.agent[k] === NULL_INT) ma.appendNull();
-        else ma.appendInteger(m.agent[k]);
-        ma.appendVarchar(dict[m.actionCode[k]]);
-        ma.appendVarchar(m.content[k]);
+        ma.varchar(0, id);
+        ma.integer(1, k - first);
+        ma.integer(2, m.turn[k]);
+        ma.integer(3, nullable(m.agent[k]));
+        ma.varchar(4, dict[m.actionCode[k]]);
+        ma.varchar(5, m.content[k]);
         ma.endRow();
         if (m.words[k] !== NULL_INT) this.spoken(id, k - first, m.agent[k], m.words[k]);
       }
       for (let k = r.start[i]; k < r.start[i + 1]; k++) {
-        ra.appendVarchar(id);
-        ra.appendInteger(r.agent[k]);
-        ra.appendVarchar(dict[r.dimensionCode[k]]);
-        ra.appendVarchar(dict[r.raterCode[k]]);
-        ra.appendVarchar(dict[r.raterKindCode[k]]);
-        ra.appendDouble(r.value[k]);
-        str(ra, r.rationale[k]);
-        ra.appendVarchar(dict[r.runCode[k]]);
-        ra.appendVarchar(sourceId);
+        ra.varchar(0, id);
+        ra.integer(1, r.agent[k]);
+        ra.varchar(2, dict[r.dimensionCode[k]]);
+        ra.varchar(3, dict[r.raterCode[k]]);
+        ra.varchar(4, dict[r.raterKindCode[k]]);
+        ra.double(5, r.value[k]);
+        ra.varchar(6, r.rationale[k]);
+        ra.varchar(7, dict[r.runCode[k]]);
+        ra.varchar(8, sourceId);
         ra.endRow();
       }
     }
@@ -209,24 +203,24 @@ export class StoreWriter {
   /** One spoken_words row: the message at `seq` of `episodeId`, spoken from seat `agent`. */
   private spoken(episodeId: string, seq: number, agent: number, words: number): void {
     const a = this.spokenWords;
-    a.appendVarchar(episodeId);
-    a.appendInteger(seq);
-    a.appendInteger(agent);
-    a.appendInteger(words);
+    a.varchar(0, episodeId);
+    a.integer(1, seq);
+    a.integer(2, agent);
+    a.integer(3, words);
     a.endRow();
   }
 
   rating(r: RatingRecord, sourceId: string): void {
     const a = this.ratings;
-    a.appendVarchar(r.episode_id);
-    a.appendInteger(r.agent);
-    a.appendVarchar(r.dimension);
-    a.appendVarchar(r.rater);
-    a.appendVarchar(r.rater_kind);
-    a.appendDouble(r.value);
-    str(a, r.rationale);
-    a.appendVarchar(r.run_id);
-    a.appendVarchar(sourceId);
+    a.varchar(0, r.episode_id);
+    a.integer(1, r.agent);
+    a.varchar(2, r.dimension);
+    a.varchar(3, r.rater);
+    a.varchar(4, r.rater_kind);
+    a.double(5, r.value);
+    a.varchar(6, r.rationale);
+    a.varchar(7, r.run_id);
+    a.varchar(8, sourceId);
     a.endRow();
   }
 
@@ -239,7 +233,7 @@ export class StoreWriter {
     for (const a of this.appenders()) a.closeSync();
   }
 
-  private appenders(): DuckDBAppender[] {
+  private appenders(): ChunkAppender[] {
     return [this.episodes, this.participants, this.messages, this.ratings, this.spokenWords];
   }
 }

@@ -3,6 +3,7 @@
 // the same lines and fields, same errors, with segments cut mid-line.
 
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {spawnSync} from "node:child_process";
 import {createHash} from "node:crypto";
 import {closeSync, openSync, readFileSync, utimesSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
@@ -246,5 +247,30 @@ describe("the reading thread while a worker parses", () => {
     const firstBatch = seen.findIndex((s) => s.kind === "batch");
     expect(firstBatch).toBeGreaterThanOrEqual(0);
     expect(seen.slice(firstBatch).some((s) => s.kind === "episode")).toBe(true);
+  });
+});
+
+describe("workers under node flags", () => {
+  // A V8 flag such as --max-old-space-size is the process's own: handed on to a worker, Node refuses to start it
+  // ("Initiated Worker with invalid execArgv flags"), so an import of a large dump run that way failed.
+  it("start when the main thread was started with a V8 flag", () => {
+    const path = writeFile(tempDir(), "flags.jsonl", jsonl(Array.from({length: 40}, (_, i) => dumpRecord(`f${i}`))));
+    const script = `
+      import {readJsonlInWorkers} from ${JSON.stringify(new URL("../../loaders/import/jsonl-workers.ts", import.meta.url).href)};
+      import {SourceFile} from ${JSON.stringify(new URL("../../loaders/import/source-file.ts", import.meta.url).href)};
+      import {episodeItem} from ${JSON.stringify(new URL("../../loaders/import/sotopia.ts", import.meta.url).href)};
+      const source = SourceFile.untracked(${JSON.stringify(path)});
+      let episodes = 0;
+      const worker = new URL("../../loaders/import/sotopia-worker.ts", ${JSON.stringify(import.meta.url)});
+      for await (const item of readJsonlInWorkers(source, () => {}, worker, (doc, line) => episodeItem(doc, line, false), {workers: 1, segmentBytes: 4096})) {
+        episodes += item.kind === "batch" ? item.batch.count : item.kind === "episode" ? 1 : 0;
+      }
+      source.close();
+      process.stdout.write(String(episodes));
+    `;
+    const run = spawnSync(process.execPath, ["--max-old-space-size=3000", "--import", "tsx", "--input-type=module", "-e", script], {encoding: "utf8"});
+    expect(run.stderr).not.toContain("invalid execArgv");
+    expect(run.stdout).toBe("40");
+    expect(run.status).toBe(0);
   });
 });
