@@ -7,7 +7,7 @@
 
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
-import {HSII_COMPARE_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../../loaders/queries/compare.js";
+import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
 import {writeParquetToStdout} from "../../loaders/store/export.js";
 import type {Store} from "../../loaders/store/db.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
@@ -17,23 +17,22 @@ import {withStore} from "./store.js";
 /** The columns of a compare row (src/lib/compare.ts CompareRow), in the files' order. */
 export const COMPARE_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", "value", ...SIDE_KEYS] as const;
 
-const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string>> = {
-  sotopia: SOTOPIA_COMPARE_SQL,
-  lifelong: LIFELONG_COMPARE_SQL,
-  hsii: HSII_COMPARE_SQL,
-  stss: STSS_COMPARE_SQL,
-};
-
-/** Creates TEMP TABLE compare_rows (benchmark, seq, COMPARE_COLUMNS) holding the rows of `benchmarks`, redacted. */
+/**
+ * Creates TEMP TABLE compare_rows (benchmark, seq, COMPARE_COLUMNS) holding
+ * the rows of `benchmarks`, redacted: one benchmark at a time, each with its
+ * rows' query staged in steps (loaders/cli/compare-stage.ts) as the CLI runs it.
+ */
 export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[]): Promise<void> {
-  const parts: string[] = [];
+  const columns = COMPARE_COLUMNS.map((c) => `${c} ${c === "value" ? "DOUBLE" : "VARCHAR"}`).join(", ");
+  await store.conn.run(`CREATE TEMP TABLE compare_rows (benchmark VARCHAR, seq BIGINT, ${columns})`);
+  const insert = async (benchmark: CompareBenchmark, sql: string) =>
+    // Benchmark names come from COMPARE_BENCHMARKS, never from input.
+    store.conn.run(`INSERT INTO compare_rows BY NAME ${await redactedQuery(store.conn, `SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}`);
   for (const benchmark of benchmarks) {
-    // row_number() over each ordered query keeps the order the CLI reads the rows in; benchmark names come from COMPARE_BENCHMARKS.
-    if (benchmark !== "informativebench") parts.push(`SELECT '${benchmark}' AS benchmark, row_number() OVER () AS seq, * FROM (${SQL[benchmark]})`);
-    else parts.push(`SELECT 'informativebench' AS benchmark, seq, * EXCLUDE (seq) FROM (${await stageInformativebench(store)})`);
+    // row_number() over each ordered query keeps the order the CLI reads the rows in.
+    if (benchmark !== "informativebench") await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => insert(benchmark, `SELECT row_number() OVER () AS seq, * FROM (${sql})`));
+    else await insert(benchmark, await stageInformativebench(store));
   }
-  const sql = parts.join("\nUNION ALL BY NAME\n");
-  await store.conn.run(`CREATE TEMP TABLE compare_rows AS ${await redactedQuery(store.conn, `SELECT benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}`);
 }
 
 /** InformativeBench rows are scored by the metric library, not SQL: they pass through a temporary table, whose query this returns. */
