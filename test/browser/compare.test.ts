@@ -161,8 +161,8 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
       "--seed", "7", "--adjust", "bh", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
     expectAgree(await pageMetrics(page), cli.metrics);
     expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
-    expect(requested.filter((u) => /compare-rows/.test(u)).map((u) => new URL(u).pathname.replace(/.*\//, "").replace(/\.[0-9a-f]+\.parquet$/, ".parquet")))
-      .toEqual(["compare-rows-hsii.parquet"]);
+    expect(requested.filter((u) => /compare-rows/.test(u)).map((u) => new URL(u).pathname.replace(/.*\//, "").replace(/\.[0-9a-f]+\.bin$/, ".bin")))
+      .toEqual(["compare-rows-hsii.bin"]);
     await page.close();
   }, 300_000);
 });
