@@ -65,10 +65,12 @@ export async function decodeBlock(file: ParquetFile, url: string): Promise<Decod
   const dictIndex: number[][] = CODED_COLUMNS.map(() => []);
   const dictTexts: Column<string>[] = [];
   let count = 0;
+  // The seq of the row before (data rows carry the step from it).
+  let last = 0;
   try {
     for (let g = 0; g < groups.length; g++) {
-      const table = tableFromIPC((await file.read({rowGroups: [g], columns: ["seq", ...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
-      const seqs = intsOf(table.getChild("seq"), url, "seq");
+      const table = tableFromIPC((await file.read({rowGroups: [g], columns: ["seq_step", ...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
+      const steps = intsOf(table.getChild("seq_step"), url, "seq_step");
       const arrays = CODED_COLUMNS.map((name) => intsOf(table.getChild(name), url, name));
       const values = table.getChild("value").toArray() as Float64Array;
       const dictColumn = intsOf(table.getChild("dict_column"), url, "dict_column");
@@ -77,7 +79,8 @@ export async function decodeBlock(file: ParquetFile, url: string): Promise<Decod
       let dictionaryRows = false;
       for (let i = 0; i < table.numRows; i++) {
         if (metric[i] >= 0) {
-          seq[count] = seqs[i];
+          last += steps[i];
+          seq[count] = last;
           for (let c = 0; c < arrays.length; c++) codes[c][count] = arrays[c][i];
           value[count++] = values[i];
           continue;
