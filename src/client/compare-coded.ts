@@ -49,8 +49,8 @@ export interface DecodedBlock {
 
 /**
  * Decodes one block's Parquet file, one row group at a time: data rows
- * (metric ≥ 0) in seq order, then dictionary rows (metric −1), whose texts
- * are decoded when asked.
+ * (dict_column −1) in seq order, their seq and codes the running sums of the
+ * steps stored, then dictionary rows, whose texts are decoded when asked.
  */
 export async function decodeBlock(file: ParquetFile, url: string): Promise<DecodedBlock> {
   const metadata = file.metadata();
@@ -65,28 +65,28 @@ export async function decodeBlock(file: ParquetFile, url: string): Promise<Decod
   const dictIndex: number[][] = CODED_COLUMNS.map(() => []);
   const dictTexts: Column<string>[] = [];
   let count = 0;
-  // The seq of the row before (data rows carry the step from it).
+  // The seq and codes of the row before: data rows carry the step from them.
   let last = 0;
+  const lastCodes = new Int32Array(CODED_COLUMNS.length);
   try {
     for (let g = 0; g < groups.length; g++) {
-      const table = tableFromIPC((await file.read({rowGroups: [g], columns: ["seq_step", ...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
-      const steps = intsOf(table.getChild("seq_step"), url, "seq_step");
-      const arrays = CODED_COLUMNS.map((name) => intsOf(table.getChild(name), url, name));
+      const table = tableFromIPC((await file.read({rowGroups: [g], columns: ["seq", ...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
+      const seqSteps = intsOf(table.getChild("seq"), url, "seq");
+      const steps = CODED_COLUMNS.map((name) => intsOf(table.getChild(name), url, name));
       const values = table.getChild("value").toArray() as Float64Array;
       const dictColumn = intsOf(table.getChild("dict_column"), url, "dict_column");
       const dictCode = intsOf(table.getChild("dict_code"), url, "dict_code");
-      const metric = arrays[column("metric")];
       let dictionaryRows = false;
       for (let i = 0; i < table.numRows; i++) {
-        if (metric[i] >= 0) {
-          last += steps[i];
+        const c = dictColumn[i];
+        if (c < 0) {
+          last += seqSteps[i];
           seq[count] = last;
-          for (let c = 0; c < arrays.length; c++) codes[c][count] = arrays[c][i];
+          for (let k = 0; k < steps.length; k++) codes[k][count] = lastCodes[k] += steps[k][i];
           value[count++] = values[i];
           continue;
         }
         dictionaryRows = true;
-        const c = dictColumn[i];
         dictCodes[c].push(dictCode[i]);
         dictGroup[c].push(dictTexts.length);
         dictIndex[c].push(i);

@@ -8,7 +8,7 @@
 import {createReadStream, mkdtempSync, rmSync, statSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
-import {pipeline} from "node:stream/promises";
+import {once} from "node:events";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
 import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
@@ -92,9 +92,10 @@ async function stageDictionary(store: Store): Promise<void> {
  * A loader's whole job: one benchmark's rows on stdout as a compare pack
  * (src/client/compare-pack.ts reads it): the rows in blocks, one per
  * combination of side-key values, each block a Parquet file of its rows in
- * the CLI's order (seq, stored as the step from the row before) with every text column as an INTEGER code (−1 for
- * null), followed by the texts of the codes it uses, once each, as dictionary
- * rows (metric −1; dict_column, dict_code, dict_text). Codes are numbered over
+ * the CLI's order (seq) with every text column as an INTEGER code (−1 for
+ * null), seq and codes each stored as the step from the row before, followed
+ * by the texts of the codes it uses, once each, as dictionary rows
+ * (dict_column ≥ 0; dict_column, dict_code, dict_text). Codes are numbered over
  * the whole benchmark, so the page's worker, which fetches only the blocks on
  * its two sides, pairs on codes across blocks.
  */
@@ -128,7 +129,6 @@ async function writeBlocks(store: Store, dir: string): Promise<(PackBlockEntry &
     ORDER BY b.block, r.seq`);
   const entries = await rows<PackBlockEntry["keys"] & {block: number; rows: number}>(conn,
     `SELECT b.*, count(*)::INTEGER AS rows FROM compare_blocks b JOIN compare_coded c USING (block) GROUP BY ALL ORDER BY b.block`);
-  const noCodes = CODED_COLUMNS.map((c) => `-1 AS ${c}`).join(", ");
   // The codes a block uses, per column: its dictionary rows.
   const used = (block: number) => CODED_COLUMNS.map((c, i) => `SELECT DISTINCT ${i} AS column_index, ${c} AS code FROM compare_coded WHERE block = ${block} AND ${c} >= 0`).join("\nUNION ALL\n");
   const out: (PackBlockEntry & {file: string})[] = [];
@@ -137,17 +137,19 @@ async function writeBlocks(store: Store, dir: string): Promise<(PackBlockEntry &
     const block = Number(e.block);
     const file = join(dir, `block-${e.block}.parquet`);
     // The dictionary rows come after the data rows: data rows in seq order, then dictionary rows by column and code.
+    // A data row holds its seq and codes as steps from the row before: in a block, seqs and codes mostly rise by small
+    // constant steps that compress to almost nothing (as values, the seqs and the episode and instance codes were most of a block).
+    const step = (c: string) => `(${c} - coalesce(lag(${c}) OVER (ORDER BY seq), 0))::INTEGER AS ${c}`;
     await conn.run(`COPY (
-        SELECT seq_step, ${CODED_COLUMNS.join(", ")}, value, dict_column, dict_code, dict_text FROM (
-          -- Each row's seq less the previous row's: small steps that compress to almost nothing, where the seqs themselves took
-          -- 40% of a block at 100k episodes.
-          SELECT 0 AS part, seq, (seq - coalesce(lag(seq) OVER (ORDER BY seq), 0))::INTEGER AS seq_step, ${CODED_COLUMNS.join(", ")}, value,
+        SELECT seq, ${CODED_COLUMNS.join(", ")}, value, dict_column, dict_code, dict_text FROM (
+          SELECT 0 AS part, seq AS ord, ${["seq", ...CODED_COLUMNS].map(step).join(", ")}, value,
                  -1 AS dict_column, -1 AS dict_code, NULL::VARCHAR AS dict_text
           FROM compare_coded WHERE block = ${block}
           UNION ALL BY NAME
-          SELECT 1 AS part, -1 AS seq, 0 AS seq_step, ${noCodes}, 0::DOUBLE AS value, u.column_index::INTEGER AS dict_column, u.code AS dict_code, d.text AS dict_text
+          SELECT 1 AS part, -1 AS ord, 0 AS seq, ${CODED_COLUMNS.map((c) => `0 AS ${c}`).join(", ")}, 0::DOUBLE AS value,
+                 u.column_index::INTEGER AS dict_column, u.code AS dict_code, d.text AS dict_text
           FROM (${used(block)}) u JOIN compare_dictionary d ON d.column_index = u.column_index AND d.code = u.code
-        ) ORDER BY part, seq, dict_column, dict_code
+        ) ORDER BY part, ord, dict_column, dict_code
       ) TO '${file.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
     const keys = Object.fromEntries(SIDE_KEYS.map((k) => [k, e[k] ?? null])) as PackBlockEntry["keys"];
     out.push({keys, rows: e.rows, offset: 0, length: statSync(file).size, file});
@@ -171,5 +173,7 @@ async function writePack(blocks: (PackBlockEntry & {file: string})[], to: NodeJS
   prefix.writeUInt32LE(text.length, 4);
   to.write(prefix);
   to.write(text);
-  for (const b of blocks) await pipeline(createReadStream(b.file), to, {end: false});
+  for (const b of blocks) {
+    for await (const chunk of createReadStream(b.file)) if (!to.write(chunk)) await once(to, "drain");
+  }
 }
