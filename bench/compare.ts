@@ -12,11 +12,13 @@ import {loadavg} from "node:os";
 import {join} from "node:path";
 import {compareFromArgs, readCompareRows} from "../loaders/cli/compare.js";
 import {openStore, rows, type Store} from "../loaders/store/db.js";
-import initParquet, {ParquetFile} from "parquet-wasm/esm";
-import {compareCoded, readCodedRows} from "../src/client/compare-coded.js";
+import initParquet from "parquet-wasm/esm";
+import {compareCoded} from "../src/client/compare-coded.js";
+import {openComparePack} from "../src/client/compare-pack.js";
 import {compareRuns, type Comparison} from "../src/lib/compare.js";
 import {launchBrowser} from "../test/browser/chromium.js";
 import {buildSite, serveStatic} from "../test/browser/helpers.js";
+import {fileFetch} from "../test/helpers/compare-fetch.js";
 import {machine, REPO, type BenchContext} from "./run.js";
 
 const DEFAULT_SIZES = [100_000];
@@ -138,23 +140,20 @@ export async function timePage(dist: string, repeat: number, log: (message: stri
 }
 
 /**
- * The page worker's library in Node on the built site's rows file: parquet-wasm decodes its codes
- * (readCodedRows), compareCoded picks, pairs, tests and bootstraps: what the worker does after the fetch.
+ * The page worker's library in Node on the built site's rows pack, read by range requests from the local file:
+ * the pack's header, then the blocks on the two sides (parquet-wasm decodes their codes), compareCoded picks,
+ * pairs, tests and bootstraps: what the worker does, the network aside. Also the bytes it read.
  */
-async function timeWorkerPath(dist: string, a: Record<string, string>, b: Record<string, string>): Promise<{seconds: number; comparison: Comparison}> {
+async function timeWorkerPath(dist: string, a: Record<string, string>, b: Record<string, string>): Promise<{seconds: number; comparison: Comparison; bytes: number}> {
   const folder = join(dist, "_file", "data");
-  const name = readdirSync(folder).find((f) => /^compare-rows-sotopia\.[0-9a-f]+\.parquet$/.test(f));
-  if (!name) throw new Error(`compare: no compare-rows-sotopia.*.parquet in ${folder}`);
+  const name = readdirSync(folder).find((f) => /^compare-rows-sotopia\.[0-9a-f]+\.bin$/.test(f));
+  if (!name) throw new Error(`compare: no compare-rows-sotopia.*.bin in ${folder}`);
   await initParquet({module_or_path: readFileSync(join(REPO, "node_modules", "parquet-wasm", "esm", "parquet_wasm_bg.wasm"))});
   const t0 = performance.now();
-  const file = await ParquetFile.fromFile(new Blob([readFileSync(join(folder, name))]));
-  try {
-    const coded = await readCodedRows(file, name, () => {});
-    const comparison = compareCoded("sotopia", coded, a, b, {adjust: "holm", resamples: 1000, seed: 1});
-    return {seconds: (performance.now() - t0) / 1000, comparison};
-  } finally {
-    file.free();
-  }
+  const pack = await openComparePack(name, fileFetch(join(folder, name)));
+  const coded = await pack.rowsFor(a, b, () => {});
+  const comparison = compareCoded("sotopia", coded, a, b, {adjust: "holm", resamples: 1000, seed: 1});
+  return {seconds: (performance.now() - t0) / 1000, comparison, bytes: pack.fetched.bytes};
 }
 
 export async function run(context: BenchContext): Promise<string> {
@@ -166,10 +165,10 @@ export async function run(context: BenchContext): Promise<string> {
       "(N paired items per dimension, 8 metrics with overall). **CLI**: what the command runs (compareFromArgs): the default sides' counts in one pass over the rows' SQL, then that SQL filtered to the two sides, items averaged and paired in DuckDB, " +
       "only the paired values read into JS, then paired t, Wilcoxon, a 1,000-resample bootstrap shared by the metrics, Holm; **of which bootstrap**: the CLI's time less the same with 1 resample. " +
       "**Rows path**: every row of both sides read into JS as objects and paired there (readCompareRows + compareRuns, what the page's worker did before its rows were coded). " +
-      "**Worker path (Node)**: the page worker's library run in Node on the built site's compare-rows-sotopia.parquet (parquet-wasm decodes the integer codes, compareCoded picks the sides' rows, pairs them on the codes, tests, bootstraps), without the fetch. " +
+      "**Worker path (Node)**: the page worker's library run in Node on the built site's compare-rows-sotopia.bin (the pack's blocks on the two sides read by range, parquet-wasm decodes their integer codes, compareCoded picks the sides' rows, pairs them on the codes, tests, bootstraps), without the fetch. " +
       "**DuckDB alone**: the same paired aggregation (n, mean difference, sd, t per dimension) in one query. " +
       "**Page** (the site built on the same store, served locally, headless Chromium, a fresh context per open): **first view**: navigation → the metric table (data-first-view), drawn from data/compare-summary.json (model-0 against model-1, rated by judge: the page's default); " +
-      "**side change**: A and B set to every model, runs v1 and v2, in one task → the table of that comparison drawn, computed by the page's worker (fetch of compare-rows-sotopia.parquet, decoding its codes, the sides' rows, pairing, tests, 1,000-resample bootstrap). Median of the runs.",
+      "**side change**: A and B set to every model, runs v1 and v2, in one task → the table of that comparison drawn, computed by the page's worker (range requests for the blocks of compare-rows-sotopia.bin on the two sides, decoding their codes, the sides' rows, pairing, tests, 1,000-resample bootstrap). Median of the runs.",
     "",
     `Machine: ${machine()}`,
     "",
@@ -238,7 +237,7 @@ export async function run(context: BenchContext): Promise<string> {
         const w = await timeWorkerPath(dist, a, b);
         if (JSON.stringify(w.comparison.metrics) !== JSON.stringify(cliMetrics)) throw new Error("compare: the worker path and the CLI disagree");
         worker.push(w.seconds);
-        context.log(`compare: worker path (Node) ${w.seconds.toFixed(2)} s, load ${loadavg()[0].toFixed(2)}`);
+        context.log(`compare: worker path (Node) ${w.seconds.toFixed(2)} s, ${(w.bytes / 2 ** 20).toFixed(1)} MB of the pack read, load ${loadavg()[0].toFixed(2)}`);
       }
       const page = await timePage(dist, context.repeat, context.log);
       if (Math.abs(page.goal - cliGoal) > 1e-9) throw new Error(`compare: the page's goal difference ${page.goal} is not the CLI's ${cliGoal}`);

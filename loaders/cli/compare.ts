@@ -5,9 +5,10 @@
 import {resolve} from "node:path";
 import {parseCommandLine} from "./args.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
-import {HSII_COMPARE_SQL, IB_SOURCES_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../queries/compare.js";
+import {IB_SOURCES_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
 import {pairInStore, readCoded} from "./compare-pairs.js";
+import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "./compare-stage.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
@@ -21,12 +22,13 @@ import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
 export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
   "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--db FILE]";
 
-const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string>> = {
-  sotopia: SOTOPIA_COMPARE_SQL,
-  lifelong: LIFELONG_COMPARE_SQL,
-  hsii: HSII_COMPARE_SQL,
-  stss: STSS_COMPARE_SQL,
-};
+/**
+ * Runs `fn` with the query of a benchmark's rows, its steps staged
+ * (compare-stage.ts); InformativeBench, scored in JS, has none: null.
+ */
+async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (sql: string | null) => Promise<T>): Promise<T> {
+  return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], fn);
+}
 
 /**
  * The metric values of one benchmark on side A or B (every value without
@@ -34,10 +36,15 @@ const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string
  * sends only the two sides' rows.
  */
 export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
-  if (benchmark !== "informativebench") {
-    if (!sides) return readRowsCoded(store, SQL[benchmark]);
+  return withRowsQuery(store, benchmark, (sql) => readRowsOver(store, benchmark, sql, sides));
+}
+
+/** readCompareRows over the rows' query `sql` (null for InformativeBench). */
+async function readRowsOver(store: Store, benchmark: CompareBenchmark, sql: string | null, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
+  if (sql !== null) {
+    if (!sides) return readRowsCoded(store, sql);
     const where = sidesWhere(sides.a, sides.b);
-    return readRowsCoded(store, `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`, where.params);
+    return readRowsCoded(store, `SELECT * FROM (${sql}) WHERE ${where.sql}`, where.params);
   }
   const results = await rows<IbResultRow>(store.conn, IB_RESULTS_SQL);
   const schedules = schedulesFromRows(await rows<ScheduleRow>(store.conn, IB_SCHEDULES_SQL));
@@ -64,16 +71,16 @@ async function readRowsCoded(store: Store, sql: string, params: string[] = []): 
   return out;
 }
 
-/** Episodes per model and scores per rater of a benchmark, for the default sides (counted in SQL, not shipped). */
-async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<DefaultSides | null> {
-  if (benchmark === "informativebench") {
-    const all = await readCompareRows(store, benchmark);
+/** Episodes per model and scores per rater of a benchmark over its rows' query, for the default sides (counted in SQL, not shipped). */
+async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string | null): Promise<DefaultSides | null> {
+  if (sql === null) {
+    const all = await readRowsOver(store, benchmark, null);
     return all.length ? defaultSides(benchmark, all) : null;
   }
   // One pass over the rows' query for both counts: at 100k episodes the query itself is most of the cost.
   const counts = await rows<{model: string | null; rater: string | null; by_model: number; episodes: number; n: number}>(store.conn,
     `SELECT model, rater, (1 - grouping(model))::INTEGER AS by_model, count(DISTINCT episode_id)::INTEGER AS episodes, count(*)::INTEGER AS n
-     FROM (${SQL[benchmark]}) GROUP BY GROUPING SETS ((model), (rater))`);
+     FROM (${sql}) GROUP BY GROUPING SETS ((model), (rater))`);
   const models: {model: string; n: number}[] = [];
   const raters: {rater: string; n: number}[] = [];
   for (const c of counts) {
@@ -82,22 +89,6 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark): Promise<De
   }
   if (!models.length && !raters.length) return null;
   return defaultSidesFromCounts(benchmark, models, raters);
-}
-
-/** The benchmark named, else the first (in COMPARE_BENCHMARKS order) with any rows, and its default sides. */
-async function chooseBenchmark(store: Store, named: string | undefined): Promise<{benchmark: CompareBenchmark; defaults: DefaultSides}> {
-  if (named !== undefined) {
-    const benchmark = COMPARE_BENCHMARKS.find((b) => b === named);
-    if (!benchmark) throw new Error(`compare: no benchmark "${named}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
-    const defaults = await defaultsOf(store, benchmark);
-    if (!defaults) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
-    return {benchmark, defaults};
-  }
-  for (const benchmark of COMPARE_BENCHMARKS) {
-    const defaults = await defaultsOf(store, benchmark);
-    if (defaults) return {benchmark, defaults};
-  }
-  throw new Error("compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
 }
 
 const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
@@ -137,38 +128,54 @@ export function comparisonTables(c: Comparison): ResultTable[] {
 }
 
 /**
- * Compares two sides of a benchmark in the store: paired in SQL (only the
- * paired values reach JS), except InformativeBench, scored in JS, and the
- * unpaired comparison, which needs every item's value: those pair rows.
+ * Compares two sides of a benchmark over its rows' query `sql`: paired in SQL
+ * (only the paired values reach JS), except InformativeBench (sql null),
+ * scored in JS, and the unpaired comparison, which needs every item's value:
+ * those pair rows.
  */
-export async function compareInStore(store: Store, benchmark: CompareBenchmark, a: Side, b: Side, options: CompareOptions): Promise<Comparison> {
-  if (benchmark === "informativebench" || options.unpaired) return compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, options);
+async function compareOver(store: Store, benchmark: CompareBenchmark, sql: string | null, a: Side, b: Side, options: CompareOptions): Promise<Comparison> {
+  if (sql === null || options.unpaired) return compareRuns(benchmark, await readRowsOver(store, benchmark, sql, {a, b}), a, b, options);
   const pairing = checkedPairing(a, b);
   const matched = matchedKeys(a, b);
   const where = sidesWhere(a, b);
-  const rowsSql = `SELECT * FROM (${SQL[benchmark]}) WHERE ${where.sql}`;
+  const rowsSql = `SELECT * FROM (${sql}) WHERE ${where.sql}`;
   const {paired, matchedPresent, shared} = await pairInStore(store.conn, rowsSql, where.params, a, b, pairing, matched);
   return comparePaired(benchmark, paired, a, b, options, matchedPresent, shared);
 }
 
 const namesRater = (words: readonly string[]): boolean => words.some((w) => w.startsWith("rater="));
 
-/** Runs the comparison a command line asks for on an open store. */
+/**
+ * Runs the comparison a command line asks for on an open store: of the
+ * benchmark named, else of the first (in COMPARE_BENCHMARKS order) with any
+ * rows. Each benchmark's rows are staged once for its default sides and its
+ * comparison.
+ */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
-  if (benchmarkName !== undefined && namesRater(aWords) && namesRater(bWords)) {
-    // The defaults would only lend both sides a rater, and cost a run of the rows' SQL over every row: a named benchmark whose
-    // sides name theirs skips them, and counts only when nothing came back, to say why.
-    const benchmark = COMPARE_BENCHMARKS.find((b) => b === benchmarkName);
-    if (!benchmark) throw new Error(`compare: no benchmark "${benchmarkName}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
-    const comparison = await compareInStore(store, benchmark, parseSide(aWords, benchmark, "A"), parseSide(bWords, benchmark, "B"), options);
-    if (comparison.metrics.length === 0 && !(await defaultsOf(store, benchmark))) throw new Error(`compare: the store has no ${benchmark} scores to compare`);
-    return comparison;
+  const named = COMPARE_BENCHMARKS.find((b) => b === benchmarkName);
+  if (benchmarkName !== undefined && !named) throw new Error(`compare: no benchmark "${benchmarkName}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
+  for (const benchmark of named ? [named] : COMPARE_BENCHMARKS) {
+    const comparison = await withRowsQuery(store, benchmark, (sql) => compareBenchmark(store, benchmark, sql, named !== undefined, aWords, bWords, options));
+    if (comparison) return comparison;
   }
-  const {benchmark, defaults} = await chooseBenchmark(store, benchmarkName);
+  throw new Error(named ? `compare: the store has no ${named} scores to compare` : "compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
+}
+
+/** The comparison of one benchmark over its rows' query, or null when it has no rows. */
+async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: string | null, named: boolean, aWords: string[], bWords: string[],
+  options: CompareOptions): Promise<Comparison | null> {
+  if (named && namesRater(aWords) && namesRater(bWords)) {
+    // The defaults would only lend both sides a rater, and cost a pass over every row: a named benchmark whose sides name
+    // theirs skips them, and counts only when nothing came back, to say why.
+    const comparison = await compareOver(store, benchmark, sql, parseSide(aWords, benchmark, "A"), parseSide(bWords, benchmark, "B"), options);
+    return comparison.metrics.length === 0 && !(await defaultsOf(store, benchmark, sql)) ? null : comparison;
+  }
+  const defaults = await defaultsOf(store, benchmark, sql);
+  if (!defaults) return null;
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
   const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
   const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
-  const comparison = await compareInStore(store, benchmark, a, b, options);
+  const comparison = await compareOver(store, benchmark, sql, a, b, options);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   return comparison;
 }
@@ -242,10 +249,13 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const dbPath = values.db ? resolve(values.db) : defaultStorePath();
   const store = await openStoreWhenFree(dbPath, {readOnly: true, onWait: (m) => process.stderr.write(`${m}\n`)});
   let comparison: Comparison;
+  let removeSpill = () => {};
   try {
+    removeSpill = await boundCompareMemory(store.conn);
     comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options);
   } finally {
     store.close();
+    removeSpill();
   }
   const tables = comparisonTables(comparison);
   if (format === "json") {

@@ -17,58 +17,89 @@ const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+
 const CHARACTERS = "array_to_string(list_sort(list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR))), ' & ')";
 
 /**
+ * A query in steps: each step's result is a table the later steps and the
+ * last query read by its name. As one query (oneQuery) the steps are CTEs;
+ * staged (loaders/cli/compare-stage.ts) each becomes a temporary table first,
+ * which is what lets the SOTOPIA rows of a million episodes fit DuckDB's 1 GiB:
+ * as one query its aggregate and joins ran out of memory together without
+ * spilling, while each alone fits.
+ */
+export interface StepwiseQuery {
+  steps: readonly {name: string; sql: string}[];
+  last: string;
+}
+
+/** The steps as CTEs of one query. */
+export const oneQuery = (q: StepwiseQuery): string =>
+  q.steps.length ? `WITH ${q.steps.map((s) => `${s.name} AS (${s.sql})`).join(",\n")}\n${q.last}` : q.last;
+
+/**
  * SOTOPIA: the seven dimensions and overall (their mean, for an instance rated
  * on all seven) per (episode, seat, rater, run). A rater's repeated responses
  * within one run are averaged. task = scenario, characters, partner model and
  * seat; instance = episode and seat; cluster = scenario.
  */
-export const SOTOPIA_COMPARE_SQL = `
-WITH cast_of AS (
-  -- Each episode's characters and seats, gathered once per episode: a seat's partners and the task's characters are read
-  -- from them, with no join of the participants with themselves (at 1M episodes its 4M rows, grouped by seat, did not
-  -- fit the loaders' 1 GiB).
-  SELECT q.episode_id, list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR)) AS refs, list({agent: q.agent, model: q.model}) AS seats
-  FROM participants q JOIN episodes e ON e.episode_id = q.episode_id
-  WHERE e.benchmark = 'sotopia'
-  GROUP BY q.episode_id
-),
-seat AS (
-  SELECT p.episode_id, p.agent, p.model,
-         array_to_string(list_sort(list_transform(list_filter(c.seats, s -> s.agent <> p.agent), s -> s.model)), ' + ') AS partner,
-         coalesce(e.scenario_id, e.scenario, '') AS scenario,
-         array_to_string(list_sort(c.refs), ' & ') AS characters
-  FROM participants p
-  JOIN cast_of c ON c.episode_id = p.episode_id
-  JOIN episodes e ON e.episode_id = p.episode_id
-),
--- The item keys are built once per seat and the file names once per source, not once per score.
-keyed AS (
-  SELECT *, scenario || ' | ' || characters || ' | partner ' || partner || ' | seat ' || agent AS task, episode_id || ' | seat ' || agent AS instance FROM seat
-),
-named AS (SELECT source_id, ${SOURCE_NAME("sources")} AS source FROM sources),
-scored AS (
+export const SOTOPIA_COMPARE_STEPS: StepwiseQuery = {
+  steps: [
+    {
+      name: "compare_sotopia_keyed",
+      sql: `
+  WITH cast_of AS (
+    -- Each episode's characters and seats, gathered once per episode: a seat's partners and the task's characters are read
+    -- from them, with no join of the participants with themselves (at 1M episodes its 4M rows, grouped by seat, did not
+    -- fit the loaders' 1 GiB).
+    SELECT q.episode_id, list(coalesce(q.agent_ref, q.character, q.agent::VARCHAR)) AS refs, list({agent: q.agent, model: q.model}) AS seats
+    FROM participants q JOIN episodes e ON e.episode_id = q.episode_id
+    WHERE e.benchmark = 'sotopia'
+    GROUP BY q.episode_id
+  ),
+  seat AS (
+    SELECT p.episode_id, p.agent, p.model,
+           array_to_string(list_sort(list_transform(list_filter(c.seats, s -> s.agent <> p.agent), s -> s.model)), ' + ') AS partner,
+           coalesce(e.scenario_id, e.scenario, '') AS scenario,
+           array_to_string(list_sort(c.refs), ' & ') AS characters
+    FROM participants p
+    JOIN cast_of c ON c.episode_id = p.episode_id
+    JOIN episodes e ON e.episode_id = p.episode_id
+  )
+  -- The item keys are built once per seat, not once per score.
+  SELECT *, scenario || ' | ' || characters || ' | partner ' || partner || ' | seat ' || agent AS task, episode_id || ' | seat ' || agent AS instance FROM seat`,
+    },
+    {
+      name: "compare_sotopia_scored",
+      sql: `
+  -- The file names once per source, not once per score.
+  WITH named AS (SELECT source_id, ${SOURCE_NAME("sources")} AS source FROM sources)
   SELECT r.episode_id, r.agent, r.rater, r.run_id, r.dimension, avg(r.value) AS value, any_value(s.source) AS source
   FROM ratings r
   JOIN named s ON s.source_id = r.source_id
   JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = r.dimension
-  WHERE r.episode_id IN (SELECT episode_id FROM seat)
-  GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension
-),
-overall AS (
+  WHERE r.episode_id IN (SELECT episode_id FROM compare_sotopia_keyed)
+  GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension`,
+    },
+    {
+      name: "compare_sotopia_overall",
+      sql: `
   SELECT episode_id, agent, rater, run_id, 'overall' AS dimension, avg(value) AS value, any_value(source) AS source
-  FROM scored
+  FROM compare_sotopia_scored
   GROUP BY episode_id, agent, rater, run_id
-  HAVING count(*) = (SELECT count(*) FROM dimensions WHERE benchmark = 'sotopia')
-)
+  HAVING count(*) = (SELECT count(*) FROM dimensions WHERE benchmark = 'sotopia')`,
+    },
+  ],
+  last: `
 SELECT v.episode_id, s.task, s.instance,
        s.scenario AS cluster, v.dimension AS metric, 'continuous' AS kind, v.value::DOUBLE AS value,
        s.model, v.rater, CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source,
        NULL::VARCHAR AS setting, NULL::VARCHAR AS memory, NULL::VARCHAR AS cot
-FROM (SELECT * FROM scored UNION ALL BY NAME SELECT * FROM overall) v
-JOIN keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
+FROM (SELECT * FROM compare_sotopia_scored UNION ALL BY NAME SELECT * FROM compare_sotopia_overall) v
+JOIN compare_sotopia_keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
 LEFT JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = v.dimension
 ORDER BY coalesce(d.ord, 1000), v.episode_id, s.agent, v.rater, v.run_id
-`;
+`,
+};
+
+/** The SOTOPIA rows as one query (what the steps compute, in the same order). */
+export const SOTOPIA_COMPARE_SQL = oneQuery(SOTOPIA_COMPARE_STEPS);
 
 /**
  * LIFELONG-SOTOPIA: BEL and GOAL per (episode, seat, rater, run). task = chain

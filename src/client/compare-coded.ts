@@ -1,7 +1,8 @@
-// The Compare page's rows as its worker reads them: the shipped Parquet
-// (src/data/compare-rows.ts writeBenchmarkRows) holds every text column as
-// integer codes numbered in JS sort order, and each text once, in dictionary
-// rows after the data. The sides' rows are picked and paired on the codes in
+// The Compare page's rows as its worker reads them: each block of the shipped
+// pack (src/data/compare-rows.ts writeBenchmarkRows, compare-pack.ts) holds
+// every text column as integer codes numbered in JS sort order, and the texts
+// it uses once each, in dictionary rows after the data. The sides' rows are
+// picked and paired on the codes in
 // typed arrays, as src/lib/compare.ts compareRuns would pair the same rows
 // as objects (same items, same order, same sums: the same numbers to the
 // bit); text is decoded only for what the comparison lists. When a matched
@@ -33,70 +34,73 @@ export interface CodedRows {
   text(columnIndex: number, code: number): string;
 }
 
-/** Reads the coded rows of a Parquet file, one row group at a time; `say` hears progress. */
-export async function readCodedRows(file: ParquetFile, url: string, say: (text: string) => void): Promise<CodedRows> {
+/** One block of a compare pack (compare-pack.ts), decoded: its data rows with their codes over the whole benchmark, and its dictionary. */
+export interface DecodedBlock {
+  /** Each row's place in the CLI's order. */
+  seq: Int32Array;
+  value: Float64Array;
+  /** Per coded column, each row's code (−1: null). */
+  codes: Int32Array[];
+  /** Per coded column, the codes this block holds the text of (every code its rows use). */
+  dictCodes: Int32Array[];
+  /** The text of dictionary entry `entry` of column c (dictCodes[c][entry]'s). */
+  dictText(c: number, entry: number): string;
+}
+
+/**
+ * Decodes one block's Parquet file, one row group at a time: data rows
+ * (dict_column −1) in seq order, their seq and codes the running sums of the
+ * steps stored, then dictionary rows, whose texts are decoded when asked.
+ */
+export async function decodeBlock(file: ParquetFile, url: string): Promise<DecodedBlock> {
   const metadata = file.metadata();
   const groups = metadata.rowGroups();
   const total = metadata.fileMetadata().numRows();
+  const seq = new Int32Array(total);
   const codes = CODED_COLUMNS.map(() => new Int32Array(total));
   const value = new Float64Array(total);
-  const sizes = new Int32Array(CODED_COLUMNS.length);
-  // Where each dictionary row is: per column, per code, its row group and its index in it.
-  const dictGroup: Int32Array[] = CODED_COLUMNS.map(() => new Int32Array(0));
-  const dictIndex: Int32Array[] = CODED_COLUMNS.map(() => new Int32Array(0));
+  // Per column, its dictionary entries: the code, and where the text is (a row group's text column and the row in it).
+  const dictCodes: number[][] = CODED_COLUMNS.map(() => []);
+  const dictGroup: number[][] = CODED_COLUMNS.map(() => []);
+  const dictIndex: number[][] = CODED_COLUMNS.map(() => []);
   const dictTexts: Column<string>[] = [];
-  const groupOf = new Map<number, number>();
   let count = 0;
-  let read = 0;
+  // The seq and codes of the row before: data rows carry the step from them.
+  let last = 0;
+  const lastCodes = new Int32Array(CODED_COLUMNS.length);
   try {
     for (let g = 0; g < groups.length; g++) {
-      const table = tableFromIPC((await file.read({rowGroups: [g], columns: [...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
-      const arrays = CODED_COLUMNS.map((name) => intsOf(table.getChild(name), url, name));
+      const table = tableFromIPC((await file.read({rowGroups: [g], columns: ["seq", ...CODED_COLUMNS, "value", "dict_column", "dict_code"]})).intoIPCStream());
+      const seqSteps = intsOf(table.getChild("seq"), url, "seq");
+      const steps = CODED_COLUMNS.map((name) => intsOf(table.getChild(name), url, name));
       const values = table.getChild("value").toArray() as Float64Array;
       const dictColumn = intsOf(table.getChild("dict_column"), url, "dict_column");
       const dictCode = intsOf(table.getChild("dict_code"), url, "dict_code");
-      const metric = arrays[column("metric")];
       let dictionaryRows = false;
       for (let i = 0; i < table.numRows; i++) {
-        if (metric[i] >= 0) {
-          for (let c = 0; c < arrays.length; c++) codes[c][count] = arrays[c][i];
+        const c = dictColumn[i];
+        if (c < 0) {
+          last += seqSteps[i];
+          seq[count] = last;
+          for (let k = 0; k < steps.length; k++) codes[k][count] = lastCodes[k] += steps[k][i];
           value[count++] = values[i];
           continue;
         }
         dictionaryRows = true;
-        const c = dictColumn[i];
-        const code = dictCode[i];
-        if (code >= dictGroup[c].length) {
-          dictGroup[c] = grown(dictGroup[c], code + 1);
-          dictIndex[c] = grown(dictIndex[c], code + 1);
-        }
-        if (code + 1 > sizes[c]) sizes[c] = code + 1;
-        dictGroup[c][code] = g;
-        dictIndex[c][code] = i;
+        dictCodes[c].push(dictCode[i]);
+        dictGroup[c].push(dictTexts.length);
+        dictIndex[c].push(i);
       }
-      if (dictionaryRows) {
-        const texts = tableFromIPC((await file.read({rowGroups: [g], columns: ["dict_text"]})).intoIPCStream());
-        groupOf.set(g, dictTexts.length);
-        dictTexts.push(texts.getChild("dict_text") as Column<string>);
-      }
-      read += table.numRows;
-      say(`Reading the rows: ${read.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}…`);
+      if (dictionaryRows) dictTexts.push(tableFromIPC((await file.read({rowGroups: [g], columns: ["dict_text"]})).intoIPCStream()).getChild("dict_text") as Column<string>);
     }
   } finally {
     for (const group of groups) group.free();
     metadata.free();
   }
-  const decoded: (string | undefined)[][] = CODED_COLUMNS.map(() => []);
   return {
-    count, value, codes, sizes,
-    text(c, code) {
-      let t = decoded[c][code];
-      if (t === undefined) {
-        if (!(code >= 0 && code < sizes[c])) throw new Error(`${url}: no text for code ${code} of ${CODED_COLUMNS[c]}: rebuild the site`);
-        decoded[c][code] = t = dictTexts[groupOf.get(dictGroup[c][code])!].at(dictIndex[c][code])!;
-      }
-      return t;
-    },
+    seq: seq.subarray(0, count), value: value.subarray(0, count), codes: codes.map((c) => c.subarray(0, count)),
+    dictCodes: dictCodes.map((c) => Int32Array.from(c)),
+    dictText: (c, entry) => dictTexts[dictGroup[c][entry]].at(dictIndex[c][entry])!,
   };
 }
 
@@ -105,12 +109,6 @@ function intsOf(col: Column<unknown> | undefined, url: string, name: string): In
   const values = col.toArray();
   if (!(values instanceof Int32Array)) throw new Error(`${url}: column ${name} is not a column of codes: rebuild the site`);
   return values;
-}
-
-function grown(a: Int32Array, size: number): Int32Array {
-  const out = new Int32Array(Math.max(size, a.length * 2));
-  out.set(a);
-  return out;
 }
 
 /** Per side key, the code a side asks for (−2 when no row has that text), or undefined when the side names no value. */

@@ -1,24 +1,25 @@
 // The Compare page's worker: every comparison but the first view runs here,
-// off the page's thread. It fetches the one benchmark's rows file
-// (data/compare-rows-<benchmark>.parquet), decodes its integer codes into
-// typed arrays once (src/client/compare-coded.ts), keeps the last
-// benchmark's, and per request picks the sides' rows, pairs them on the
-// codes and tests and bootstraps them with the CLI's library.
+// off the page's thread. From the benchmark's pack (data/compare-rows-
+// <benchmark>.bin, src/client/compare-pack.ts) it fetches, by range requests,
+// only the blocks on side A or B, decodes their integer codes into typed
+// arrays (src/client/compare-coded.ts), keeps them while the sides need them,
+// and per request picks the sides' rows, pairs them on the codes and tests
+// and bootstraps them with the CLI's library.
 //
 // Protocol: page → worker {id, request, url}; worker → page
 // {id, type: "progress", text} any number, then {id, type: "result", comparison}
 // or {id, type: "error", message}. Requests run one at a time, in order; one
 // that a newer request overtook while it waited is answered "superseded" unrun.
 
-import {ParquetFile} from "parquet-wasm/esm";
-import {compareCoded, readCodedRows, type CodedRows} from "./compare-coded.js";
+import {compareCoded} from "./compare-coded.js";
+import {openComparePack, type ComparePack} from "./compare-pack.js";
 import {forPage, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import {initParquetOnce} from "./parquet.js";
 
 export interface WorkerAsk {
   id: number;
   request: CompareRequest;
-  /** The benchmark's rows file. */
+  /** The benchmark's rows pack. */
   url: string;
 }
 
@@ -27,30 +28,18 @@ export type WorkerAnswer =
   | {id: number; type: "result"; comparison: PageComparison}
   | {id: number; type: "error"; message: string};
 
-/** The last benchmark's decoded rows: another comparison of it decodes nothing; one of another benchmark replaces them (one set in memory). */
-let decoded: {url: string; rows: Promise<CodedRows>} | null = null;
+/** The last benchmark's pack: another comparison of it fetches only the blocks it lacks; one of another benchmark replaces it. */
+let opened: {url: string; pack: Promise<ComparePack>} | null = null;
 
-async function fetchAndDecode(url: string, say: (text: string) => void): Promise<CodedRows> {
-  say("Fetching the rows…");
-  const [response] = await Promise.all([fetch(url), initParquetOnce()]);
-  if (!response.ok) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  const file = await ParquetFile.fromFile(await response.blob());
-  try {
-    return await readCodedRows(file, url, say);
-  } finally {
-    file.free();
-  }
-}
-
-function codedRows(url: string, say: (text: string) => void): Promise<CodedRows> {
-  if (decoded?.url !== url) {
-    const rows = fetchAndDecode(url, say);
-    rows.catch(() => {
-      if (decoded?.rows === rows) decoded = null;
+function packOf(url: string): Promise<ComparePack> {
+  if (opened?.url !== url) {
+    const pack = Promise.all([openComparePack(url), initParquetOnce()]).then(([p]) => p);
+    pack.catch(() => {
+      if (opened?.pack === pack) opened = null;
     });
-    decoded = {url, rows};
+    opened = {url, pack};
   }
-  return decoded.rows;
+  return opened.pack;
 }
 
 let queue: Promise<void> = Promise.resolve();
@@ -65,7 +54,8 @@ self.onmessage = (event: MessageEvent<WorkerAsk>) => {
     if (id < newest) return post({id, type: "error", message: "superseded by a newer choice"});
     try {
       const say = (text: string) => post({id, type: "progress", text: `In a background worker: ${text}`});
-      const rows = await codedRows(url, say);
+      say("Reading the rows file's index…");
+      const rows = await (await packOf(url)).rowsFor(request.a, request.b, say);
       const comparison = forPage(compareCoded(request.benchmark, rows, request.a, request.b, {...request.options, onStep: say}));
       post({id, type: "result", comparison});
     } catch (e) {

@@ -5,11 +5,15 @@
 // .parquet, fetched by the page's worker only for the benchmark it compares)
 // and by compare-summary.json (the choices and the first view).
 
+import {createReadStream, mkdtempSync, rmSync, statSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
+import {once} from "node:events";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
-import {HSII_COMPARE_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_SQL, STSS_COMPARE_SQL} from "../../loaders/queries/compare.js";
-import {writeParquetToStdout} from "../../loaders/store/export.js";
-import type {Store} from "../../loaders/store/db.js";
+import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
+import {rows, type Store} from "../../loaders/store/db.js";
+import {COMPARE_PACK_MAGIC, type ComparePackHeader, type PackBlockEntry} from "../client/compare-pack.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
 import {redactedQuery} from "./redaction.js";
 import {withStore} from "./store.js";
@@ -17,23 +21,22 @@ import {withStore} from "./store.js";
 /** The columns of a compare row (src/lib/compare.ts CompareRow), in the files' order. */
 export const COMPARE_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", "value", ...SIDE_KEYS] as const;
 
-const SQL: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, string>> = {
-  sotopia: SOTOPIA_COMPARE_SQL,
-  lifelong: LIFELONG_COMPARE_SQL,
-  hsii: HSII_COMPARE_SQL,
-  stss: STSS_COMPARE_SQL,
-};
-
-/** Creates TEMP TABLE compare_rows (benchmark, seq, COMPARE_COLUMNS) holding the rows of `benchmarks`, redacted. */
+/**
+ * Creates TEMP TABLE compare_rows (benchmark, seq, COMPARE_COLUMNS) holding
+ * the rows of `benchmarks`, redacted: one benchmark at a time, each with its
+ * rows' query staged in steps (loaders/cli/compare-stage.ts) as the CLI runs it.
+ */
 export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[]): Promise<void> {
-  const parts: string[] = [];
+  const columns = COMPARE_COLUMNS.map((c) => `${c} ${c === "value" ? "DOUBLE" : "VARCHAR"}`).join(", ");
+  await store.conn.run(`CREATE TEMP TABLE compare_rows (benchmark VARCHAR, seq BIGINT, ${columns})`);
+  const insert = async (benchmark: CompareBenchmark, sql: string) =>
+    // Benchmark names come from COMPARE_BENCHMARKS, never from input.
+    store.conn.run(`INSERT INTO compare_rows BY NAME ${await redactedQuery(store.conn, `SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}`);
   for (const benchmark of benchmarks) {
-    // row_number() over each ordered query keeps the order the CLI reads the rows in; benchmark names come from COMPARE_BENCHMARKS.
-    if (benchmark !== "informativebench") parts.push(`SELECT '${benchmark}' AS benchmark, row_number() OVER () AS seq, * FROM (${SQL[benchmark]})`);
-    else parts.push(`SELECT 'informativebench' AS benchmark, seq, * EXCLUDE (seq) FROM (${await stageInformativebench(store)})`);
+    // row_number() over each ordered query keeps the order the CLI reads the rows in.
+    if (benchmark !== "informativebench") await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => insert(benchmark, `SELECT row_number() OVER () AS seq, * FROM (${sql})`));
+    else await insert(benchmark, await stageInformativebench(store));
   }
-  const sql = parts.join("\nUNION ALL BY NAME\n");
-  await store.conn.run(`CREATE TEMP TABLE compare_rows AS ${await redactedQuery(store.conn, `SELECT benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}`);
 }
 
 /** InformativeBench rows are scored by the metric library, not SQL: they pass through a temporary table, whose query this returns. */
@@ -86,26 +89,91 @@ async function stageDictionary(store: Store): Promise<void> {
 }
 
 /**
- * A loader's whole job: one benchmark's rows as Parquet on stdout, in the
- * CLI's order (an empty file when the store has none). Every text column is
- * an INTEGER code (−1 for null), and the texts follow the rows once each, as
- * dictionary rows (metric −1; dict_column, dict_code, dict_text): the page's
- * worker filters and pairs on the codes and decodes the text only of the
- * items it shows.
+ * A loader's whole job: one benchmark's rows on stdout as a compare pack
+ * (src/client/compare-pack.ts reads it): the rows in blocks, one per
+ * combination of side-key values, each block a Parquet file of its rows in
+ * the CLI's order (seq) with every text column as an INTEGER code (−1 for
+ * null), seq and codes each stored as the step from the row before, followed
+ * by the texts of the codes it uses, once each, as dictionary rows
+ * (dict_column ≥ 0; dict_column, dict_code, dict_text). Codes are numbered over
+ * the whole benchmark, so the page's worker, which fetches only the blocks on
+ * its two sides, pairs on codes across blocks.
  */
 export async function writeBenchmarkRows(benchmark: CompareBenchmark): Promise<void> {
   await withStore(async (store) => {
     await stageCompareRows(store, [benchmark]);
     await stageDictionary(store);
-    const codes = CODED_COLUMNS.map((c, i) => `coalesce(d${i}.code, -1) AS ${c}`).join(", ");
-    const joins = CODED_COLUMNS.map((c, i) => `LEFT JOIN compare_dictionary d${i} ON d${i}.column_index = ${i} AND d${i}.text = r.${c}`).join("\n");
-    const noCodes = CODED_COLUMNS.map((c) => `-1 AS ${c}`).join(", ");
-    await writeParquetToStdout(store.conn, `
-      SELECT ${CODED_COLUMNS.join(", ")}, value, dict_column, dict_code, dict_text FROM (
-        SELECT 0 AS part, r.seq AS ord, ${codes}, r.value, -1 AS dict_column, -1 AS dict_code, NULL::VARCHAR AS dict_text
-        FROM compare_rows r ${joins}
-        UNION ALL BY NAME
-        SELECT 1 AS part, 0 AS ord, ${noCodes}, 0::DOUBLE AS value, column_index::INTEGER AS dict_column, code AS dict_code, text AS dict_text FROM compare_dictionary
-      ) ORDER BY part, ord, dict_column, dict_code`);
+    const dir = mkdtempSync(join(tmpdir(), "sociometer-compare-pack-"));
+    try {
+      const blocks = await writeBlocks(store, dir);
+      await writePack(blocks, process.stdout);
+    } finally {
+      rmSync(dir, {recursive: true, force: true});
+    }
   });
+}
+
+/** Writes each block's Parquet file into `dir`; returns the blocks in file order with their side keys and row counts. */
+async function writeBlocks(store: Store, dir: string): Promise<(PackBlockEntry & {file: string})[]> {
+  const conn = store.conn;
+  const codes = CODED_COLUMNS.map((c, i) => `coalesce(d${i}.code, -1) AS ${c}`).join(", ");
+  const joins = CODED_COLUMNS.map((c, i) => `LEFT JOIN compare_dictionary d${i} ON d${i}.column_index = ${i} AND d${i}.text = r.${c}`).join("\n");
+  // A block is one combination of the side keys (null a value of its own): a side takes a block whole or not at all.
+  await conn.run(`CREATE TEMP TABLE compare_blocks AS
+    SELECT (row_number() OVER (ORDER BY ${SIDE_KEYS.map((k) => `${k} NULLS FIRST`).join(", ")}) - 1)::INTEGER AS block, *
+    FROM (SELECT DISTINCT ${SIDE_KEYS.join(", ")} FROM compare_rows)`);
+  await conn.run(`CREATE TEMP TABLE compare_coded AS
+    SELECT b.block, r.seq::INTEGER AS seq, ${codes}, r.value
+    FROM compare_rows r JOIN compare_blocks b ON ${SIDE_KEYS.map((k) => `b.${k} IS NOT DISTINCT FROM r.${k}`).join(" AND ")}
+    ${joins}
+    ORDER BY b.block, r.seq`);
+  const entries = await rows<PackBlockEntry["keys"] & {block: number; rows: number}>(conn,
+    `SELECT b.*, count(*)::INTEGER AS rows FROM compare_blocks b JOIN compare_coded c USING (block) GROUP BY ALL ORDER BY b.block`);
+  // The codes a block uses, per column: its dictionary rows.
+  const used = (block: number) => CODED_COLUMNS.map((c, i) => `SELECT DISTINCT ${i} AS column_index, ${c} AS code FROM compare_coded WHERE block = ${block} AND ${c} >= 0`).join("\nUNION ALL\n");
+  const out: (PackBlockEntry & {file: string})[] = [];
+  for (const e of entries) {
+    // Block numbers come from the row_number() above, never from input.
+    const block = Number(e.block);
+    const file = join(dir, `block-${e.block}.parquet`);
+    // The dictionary rows come after the data rows: data rows in seq order, then dictionary rows by column and code.
+    // A data row holds its seq and codes as steps from the row before: in a block, seqs and codes mostly rise by small
+    // constant steps that compress to almost nothing (as values, the seqs and the episode and instance codes were most of a block).
+    const step = (c: string) => `(${c} - coalesce(lag(${c}) OVER (ORDER BY seq), 0))::INTEGER AS ${c}`;
+    await conn.run(`COPY (
+        SELECT seq, ${CODED_COLUMNS.join(", ")}, value, dict_column, dict_code, dict_text FROM (
+          SELECT 0 AS part, seq AS ord, ${["seq", ...CODED_COLUMNS].map(step).join(", ")}, value,
+                 -1 AS dict_column, -1 AS dict_code, NULL::VARCHAR AS dict_text
+          FROM compare_coded WHERE block = ${block}
+          UNION ALL BY NAME
+          SELECT 1 AS part, -1 AS ord, 0 AS seq, ${CODED_COLUMNS.map((c) => `0 AS ${c}`).join(", ")}, 0::DOUBLE AS value,
+                 u.column_index::INTEGER AS dict_column, u.code AS dict_code, d.text AS dict_text
+          FROM (${used(block)}) u JOIN compare_dictionary d ON d.column_index = u.column_index AND d.code = u.code
+        ) ORDER BY part, ord, dict_column, dict_code
+      ) TO '${file.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
+    const keys = Object.fromEntries(SIDE_KEYS.map((k) => [k, e[k] ?? null])) as PackBlockEntry["keys"];
+    out.push({keys, rows: e.rows, offset: 0, length: statSync(file).size, file});
+  }
+  return out;
+}
+
+/** Streams the pack: magic, header length, header (with each block's offset and length), then the blocks' files in order. */
+async function writePack(blocks: (PackBlockEntry & {file: string})[], to: NodeJS.WritableStream): Promise<void> {
+  const header: ComparePackHeader = {columns: [...CODED_COLUMNS], rows: 0, blocks: []};
+  let offset = 0;
+  for (const b of blocks) {
+    header.blocks.push({keys: b.keys, rows: b.rows, offset, length: b.length});
+    header.rows += b.rows;
+    offset += b.length;
+  }
+  // Block offsets count from the end of the header: the header's length does not depend on them.
+  const text = Buffer.from(JSON.stringify(header), "utf8");
+  const prefix = Buffer.alloc(8);
+  prefix.write(COMPARE_PACK_MAGIC, 0, "latin1");
+  prefix.writeUInt32LE(text.length, 4);
+  to.write(prefix);
+  to.write(text);
+  for (const b of blocks) {
+    for await (const chunk of createReadStream(b.file)) if (!to.write(chunk)) await once(to, "drain");
+  }
 }

@@ -9,7 +9,8 @@ import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
-import {openStore} from "../../loaders/store/db.js";
+import {HSII_COMPARE_SQL} from "../../loaders/queries/compare.js";
+import {openStore, rows} from "../../loaders/store/db.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {buildSite, runCli, serveStatic} from "./helpers.js";
@@ -140,7 +141,7 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     await page.close();
   }, 300_000);
 
-  it("computes another benchmark with other options in the worker, fetching that benchmark's rows only, with the CLI's numbers", async () => {
+  it("computes another benchmark with other options in the worker, fetching that benchmark's pack only (its header, then the blocks on the two sides), with the CLI's numbers", async () => {
     const requested: string[] = [];
     const page = await openPage(browser, `${origin}/compare`, requested);
     await page.getByLabel("Benchmark", {exact: true}).selectOption("hsii");
@@ -161,8 +162,14 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
       "--seed", "7", "--adjust", "bh", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
     expectAgree(await pageMetrics(page), cli.metrics);
     expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
-    expect(requested.filter((u) => /compare-rows/.test(u)).map((u) => new URL(u).pathname.replace(/.*\//, "").replace(/\.[0-9a-f]+\.parquet$/, ".parquet")))
-      .toEqual(["compare-rows-hsii.parquet"]);
+    // A block per combination of side keys: those of gpt-4 with or without COT, or with no model or COT, are on the final sides.
+    const s = await openStore(store, {readOnly: true});
+    const [{blocks}] = await rows<{blocks: number}>(s.conn, `SELECT count(*)::INTEGER AS blocks FROM (SELECT DISTINCT model, rater, run, source, setting, memory, cot
+      FROM (${HSII_COMPARE_SQL}) WHERE (model IS NULL OR model = 'gpt-4') AND (cot IS NULL OR cot IN ('with', 'without')))`).finally(() => s.close());
+    const packRequests = requested.filter((u) => /compare-rows/.test(u)).map((u) => new URL(u).pathname.replace(/.*\//, "").replace(/\.[0-9a-f]+\.bin$/, ".bin"));
+    // Each choice on the way (A's model, then B's…) asks the worker too: at least the header and the final sides' blocks, of HSII's pack only.
+    expect(new Set(packRequests)).toEqual(new Set(["compare-rows-hsii.bin"]));
+    expect(packRequests.length).toBeGreaterThanOrEqual(1 + blocks);
     await page.close();
   }, 300_000);
 });

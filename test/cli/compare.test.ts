@@ -11,11 +11,13 @@ import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loader
 import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {PAGE_OPTIONS, parseSummary} from "../../src/client/compare-summary.js";
-import initParquet, {ParquetFile} from "parquet-wasm/esm";
+import initParquet from "parquet-wasm/esm";
 import {SOTOPIA_COMPARE_SQL} from "../../loaders/queries/compare.js";
-import {compareCoded, readCodedRows, type CodedRows} from "../../src/client/compare-coded.js";
+import {compareCoded, type CodedRows} from "../../src/client/compare-coded.js";
+import {openComparePack, type ComparePack} from "../../src/client/compare-pack.js";
 import {COMPARE_BENCHMARKS, compareRuns, type CompareBenchmark, type CompareOptions, type Comparison, type Side} from "../../src/lib/compare.js";
 import {cli} from "../helpers/cli.js";
+import {fileFetch} from "../helpers/compare-fetch.js";
 import {REPO} from "../helpers/fixtures.js";
 
 let dir: string;
@@ -166,18 +168,16 @@ async function runLoader(loader: string, out: string): Promise<void> {
   });
 }
 
-/** A shipped rows file as the page's worker decodes it (parquet-wasm started from its file, as Node has no fetch of a page's URL). */
-async function decodedRows(file: string): Promise<CodedRows> {
+/** A shipped pack as the page's worker opens it (parquet-wasm started from its file). */
+async function openedPack(file: string, options: {ranges?: boolean} = {}): Promise<ComparePack> {
   await initParquet({module_or_path: readFileSync(join(REPO, "node_modules", "parquet-wasm", "esm", "parquet_wasm_bg.wasm"))});
-  const parquet = await ParquetFile.fromFile(new Blob([readFileSync(file)]));
-  try {
-    return await readCodedRows(parquet, file, () => {});
-  } finally {
-    parquet.free();
-  }
+  return openComparePack(file, fileFetch(file, options));
 }
 
-describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and data/compare-summary.json", () => {
+/** The rows of side A or B of a shipped pack, as the page's worker reads them. */
+const sidesRows = async (file: string, a: Side, b: Side): Promise<CodedRows> => (await openedPack(file)).rowsFor(a, b, () => {});
+
+describe("the Compare page's data: data/compare-rows-<benchmark>.bin and data/compare-summary.json", () => {
   let shippedFiles: Record<string, string> | null = null;
 
   it("ships each benchmark's rows in the CLI's order, the worker's side filter on them gives the CLI's comparison, and the summary's first view is the CLI's default", async () => {
@@ -191,23 +191,24 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and dat
     const files: Record<string, string> = {};
     try {
       for (const b of COMPARE_BENCHMARKS) {
-        files[b] = join(dir, `compare-rows-${b}.parquet`);
-        await runLoader(`compare-rows-${b}.parquet.ts`, files[b]);
+        files[b] = join(dir, `compare-rows-${b}.bin`);
+        await runLoader(`compare-rows-${b}.bin.ts`, files[b]);
       }
       await runLoader("compare-summary.json.ts", join(dir, "compare-summary.json"));
     } finally {
       store = await openStore(join(dir, "samples.duckdb"));
     }
-    // Data rows have a metric code; the dictionary rows after them hold each text of each column once.
+    // Every row is in one block; the blocks' dictionaries together hold each text of each column.
     const shipped: Record<string, number> = {};
-    for (const b of COMPARE_BENCHMARKS) shipped[b] = await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files[b]}' WHERE metric >= 0`);
+    for (const b of COMPARE_BENCHMARKS) shipped[b] = (await openedPack(files[b])).header.rows;
     expect(shipped).toEqual(counts);
     expect(counts.sotopia).toBeGreaterThan(0);
     const distinctTasks = await one<number>(`SELECT count(DISTINCT task)::INTEGER AS x FROM (${SOTOPIA_COMPARE_SQL})`);
-    expect(await one<number>(`SELECT count(*)::INTEGER AS x FROM '${files.sotopia}' WHERE dict_column = 1`)).toBe(distinctTasks);
-    expect(await one<number>(`SELECT max(task)::INTEGER AS x FROM '${files.sotopia}'`)).toBe(distinctTasks - 1);
-    // The worker's path: the file's codes decoded, the sides picked and paired on them.
-    const page = compareCoded("sotopia", await decodedRows(files.sotopia), sides.a, sides.b, holm);
+    const everything = await sidesRows(files.sotopia, {}, {});
+    expect(everything.count).toBe(counts.sotopia);
+    expect(everything.sizes[1]).toBe(distinctTasks);
+    // The worker's path: the blocks of the two sides fetched, their codes decoded, the sides picked and paired on them.
+    const page = compareCoded("sotopia", await sidesRows(files.sotopia, sides.a, sides.b), sides.a, sides.b, holm);
     expect(page.metrics).toEqual(cliComparison.metrics);
     expect(page.statement).toBe(cliComparison.statement);
     const summary = parseSummary(readFileSync(join(dir, "compare-summary.json"), "utf8"));
@@ -233,9 +234,41 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.parquet and dat
     expect(shippedFiles).not.toBeNull();
     for (const [benchmark, a, b] of SIDES) {
       const fromStore = compareRuns(benchmark, await readCompareRows(store, benchmark, {a, b}), a, b, {...holm, changed: 3});
-      const fromFile = compareCoded(benchmark, await decodedRows(shippedFiles![benchmark]), a, b, {...holm, changed: 3});
+      const fromFile = compareCoded(benchmark, await sidesRows(shippedFiles![benchmark], a, b), a, b, {...holm, changed: 3});
       expect(fromFile, `${benchmark}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`).toEqual(fromStore);
       expect(fromStore.metrics.length, `${benchmark} compares something`).toBeGreaterThan(0);
     }
+  }, 60_000);
+
+  it("fetches only the blocks on the two sides, by range requests; takes a small pack whole from a server without them; refuses an old rows file", async () => {
+    expect(shippedFiles).not.toBeNull();
+    const file = shippedFiles!.sotopia;
+    const pack = await openedPack(file);
+    const size = readFileSync(file).length;
+    const afterHeader = pack.fetched.bytes;
+    expect(afterHeader).toBe(Math.min(65536, size));
+    // Blocks are the combinations of side keys; the judge runs' sides take those of rater gpt-4o and run prompt-v1 or prompt-v2.
+    const combinations = await one<number>(`SELECT count(*)::INTEGER AS x FROM (SELECT DISTINCT model, rater, run, source FROM (${SOTOPIA_COMPARE_SQL}))`);
+    const onSides = await one<number>(`SELECT count(*)::INTEGER AS x FROM (SELECT DISTINCT model, rater, run, source FROM (${SOTOPIA_COMPARE_SQL})
+      WHERE rater = 'gpt-4o' AND run IN ('prompt-v1', 'prompt-v2'))`);
+    const sideRows = await one<number>(`SELECT count(*)::INTEGER AS x FROM (${SOTOPIA_COMPARE_SQL}) WHERE rater = 'gpt-4o' AND run IN ('prompt-v1', 'prompt-v2')`);
+    expect(pack.header.blocks.length).toBe(combinations);
+    const a = {rater: "gpt-4o", run: "prompt-v1"};
+    const b = {rater: "gpt-4o", run: "prompt-v2"};
+    const wanted = pack.header.blocks.filter((k) => k.keys.rater === "gpt-4o" && (k.keys.run === "prompt-v1" || k.keys.run === "prompt-v2"));
+    expect(wanted.length).toBe(onSides);
+    const rows = await pack.rowsFor(a, b, () => {});
+    expect(rows.count).toBe(sideRows);
+    expect(pack.fetched).toEqual({requests: 1 + onSides, bytes: afterHeader + wanted.reduce((sum, k) => sum + k.length, 0)});
+    expect(pack.fetched.bytes).toBeLessThan(size);
+    // The same sides again (other options) fetch nothing.
+    await pack.rowsFor(a, b, () => {});
+    expect(pack.fetched.requests).toBe(1 + onSides);
+    const whole = await openComparePack(file, fileFetch(file, {ranges: false}));
+    expect(compareCoded("sotopia", await whole.rowsFor(a, b, () => {}), a, b, holm)).toEqual(compareCoded("sotopia", rows, a, b, holm));
+    expect(whole.fetched).toEqual({requests: 1, bytes: size});
+    const old = join(dir, "old-compare-rows.parquet");
+    await store.conn.run(`COPY (SELECT 1 AS metric) TO '${old}' (FORMAT parquet)`);
+    await expect(openComparePack(old, fileFetch(old))).rejects.toThrow(`${old} is not a compare pack (starts with "PAR1"): rebuild the site`);
   }, 60_000);
 });

@@ -1,0 +1,4 @@
+// The Compare page's stss rows as a pack (src/data/compare-rows.ts), whose blocks on the two sides its worker fetches when a comparison of stss needs them.
+import {writeBenchmarkRows} from "./compare-rows.js";
+
+await writeBenchmarkRows("stss");
