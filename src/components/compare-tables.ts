@@ -3,7 +3,8 @@
 // links to the episode viewer showing A and B side by side, and the unpaired
 // items. Text from logs goes in as textContent only (src/components/dom.ts).
 
-import {sideBySideHref, type Comparison} from "../lib/compare.js";
+import {sideBySideHref} from "../lib/compare-keys.js";
+import type {Comparison} from "../lib/compare.js";
 import {el, fixed, numCell, pValue, titledText} from "./dom.js";
 
 const id = (metric: string, what: string) => `compare-${metric}-${what}`;

@@ -10,21 +10,9 @@ import {settingsLabel, type IbScoredRow} from "./informativebench.js";
 import {adjustPValues, MULTIPLICITY_LABELS, type MultiplicityMethod} from "./multiplicity.js";
 import {pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "./paired-tests.js";
 import {DEFAULT_RESAMPLES, DEFAULT_SEED, intervalNote, type IntervalMethod} from "./resample.js";
+import {BENCHMARK_KEYS, COMPARE_BENCHMARKS, SIDE_KEYS, type CompareBenchmark, type SideKey} from "./compare-keys.js";
 
-export const COMPARE_BENCHMARKS = ["sotopia", "lifelong", "hsii", "stss", "informativebench"] as const;
-export type CompareBenchmark = (typeof COMPARE_BENCHMARKS)[number];
-
-export const SIDE_KEYS = ["model", "rater", "run", "source", "setting", "memory", "cot"] as const;
-export type SideKey = (typeof SIDE_KEYS)[number];
-
-/** The keys that name a side of each benchmark (a key outside these has nothing to select). */
-export const BENCHMARK_KEYS: Readonly<Record<CompareBenchmark, readonly SideKey[]>> = {
-  sotopia: ["model", "rater", "run", "source"],
-  lifelong: ["model", "rater", "run", "source", "memory"],
-  hsii: ["model", "rater", "source", "cot"],
-  stss: ["model", "rater", "run", "source", "setting"],
-  informativebench: ["model", "source", "setting"],
-};
+export {BENCHMARK_KEYS, COMPARE_BENCHMARKS, SIDE_KEYS, sideBySideHref, type CompareBenchmark, type SideKey} from "./compare-keys.js";
 
 /** What a task is, per benchmark: the sentence above the table says it. */
 export const TASK_PAIRING: Readonly<Record<CompareBenchmark, string>> = {
@@ -505,10 +493,6 @@ function statementOf(benchmark: CompareBenchmark, a: Side, b: Side, pairing: Pai
     `and a ${bootNote || `${level}% bootstrap`} interval; rates: exact McNemar p and Newcombe's paired score interval; ` +
     `p adjusted over the metrics by ${MULTIPLICITY_LABELS[o.adjust]}.`;
 }
-
-/** The link to the episode viewer showing A and B side by side. */
-export const sideBySideHref = (episodeA: string, episodeB: string): string =>
-  `episodes?episode=${encodeURIComponent(episodeA)}&vs=${encodeURIComponent(episodeB)}`;
 
 /**
  * InformativeBench rows, from results scored by src/lib/informativebench.ts:

@@ -38,7 +38,7 @@ function packagesReached(entry: string): Map<string, string[]> {
 /** Pages whose static imports (Framework preloads them all, so the first view queues behind them) are checked; not the explorer, whose DuckDB needs parquet-wasm. */
 const FIRST_VIEW_PAGES = [
   "src/bench-baseline.md", "src/index.md", "src/sotopia.md", "src/lifelong.md", "src/hsii.md", "src/stss.md",
-  "src/informativebench.md", "src/episodes.md", "src/agreement.md",
+  "src/informativebench.md", "src/episodes.md", "src/agreement.md", "src/compare.md",
 ];
 
 describe("first-view pages", () => {
