@@ -125,9 +125,10 @@ async function* streamRows(conn: DuckDBConnection, sql: string): AsyncGenerator<
 /**
  * Streams the rows of `sql` (block, part, one row's JSON text), sorted by block
  * and part, and yields each block's part as the JSON array of its rows. A sort
- * rather than DuckDB's ordered string_agg: the sort spills under the memory
- * limit, while the aggregate's states did not count towards it (at 100k
- * episodes 1.33 GiB RSS against 0.45 GiB for this, and 40% more CPU).
+ * rather than DuckDB's ordered string_agg: the sort spills, the aggregate held
+ * a chunk's rows in memory (it ran out of a 64 MB limit on the samples; at
+ * 100k episodes the query alone took 1.33 GiB RSS against 0.45 GiB for this,
+ * and 40% more CPU).
  */
 async function* blockParts(conn: DuckDBConnection, sql: string): AsyncGenerator<{block: number; part: number; json: string}> {
   const result = await conn.stream(sql);
