@@ -152,6 +152,18 @@ describe("the viewer's packs", () => {
     expect(chunked.equals(whole)).toBe(true);
   });
 
+  it("write the same bytes under a DuckDB memory limit far below one chunk's rows: the chunk's sort spills", async () => {
+    const store = await tempStore();
+    await importSamples(store);
+    const dir = tempDir();
+    const free = await packBytes(join(dir, "free.bin"), (out) => writeEpisodePack(store.conn, out));
+    // The samples' blocks are one chunk; joined by an ordered string_agg, which cannot spill, it ran out of memory under this limit.
+    await store.conn.run("SET memory_limit = '64MB'");
+    const bounded = await packBytes(join(dir, "bounded.bin"), (out) => writeEpisodePack(store.conn, out));
+    expect(bounded.length).toBe(free.length);
+    expect(bounded.equals(free)).toBe(true);
+  });
+
   it("write the same list pack when its rows are sorted a few at a time", async () => {
     const store = await tempStore();
     await importSamples(store);
