@@ -3,11 +3,11 @@
 // without wasm.
 
 import {HSII_CASES_SQL, HSII_COT_SQL} from "../../loaders/queries/hsii.js";
-import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
+import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
   hsii_cases: HSII_CASES_SQL,
   hsii_cot: HSII_COT_SQL,
-  overview: OVERVIEW_SQL,
+  overview: {from: OVERVIEW_SQL, sql: overviewWithoutSourcesSql},
 });

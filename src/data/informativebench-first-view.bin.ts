@@ -3,7 +3,7 @@
 // browser without wasm.
 
 import {IB_RESULTS_SQL, IB_PLAN_UPDATES_SQL, IB_CONSENSUS_SQL, IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
-import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
+import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
@@ -11,5 +11,5 @@ await emitFirstViewPack({
   ib_plans: IB_PLAN_UPDATES_SQL,
   ib_consensus: IB_CONSENSUS_SQL,
   ib_schedules: IB_SCHEDULES_SQL,
-  overview: OVERVIEW_SQL,
+  overview: {from: OVERVIEW_SQL, sql: overviewWithoutSourcesSql},
 });
