@@ -13,15 +13,16 @@ import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {hsiiData} from "../../src/client/hsii.js";
-import {informativeBenchData} from "../../src/client/informativebench.js";
+import {hsiiData, readHsiiFirstView, tableBeforeRows} from "../../src/client/hsii.js";
+import {ibTableBeforeRows, ibView, informativeBenchData, readIbFirstView} from "../../src/client/informativebench.js";
 import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
-import {stssData} from "../../src/client/stss.js";
+import {readStssFirstView, stssData, table3BeforeRows} from "../../src/client/stss.js";
 import {decodeParquetRows} from "../../src/client/parquet.js";
 import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
 import {hsiiByModel} from "../../src/lib/hsii.js";
+import {DEFAULT_IB_OPTIONS} from "../../src/lib/informativebench.js";
 import {curves, harderStarts, type LifelongInstance} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
@@ -55,7 +56,7 @@ type TableName = keyof typeof LOADERS;
  * over tasks, LIFELONG-SOTOPIA's per chain index and its raters, the overview's
  * files grouped, and the overview without or with only its files.
  */
-type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources";
+type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first";
 
 /** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
 const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
@@ -65,9 +66,12 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "sotopia-by-task": ["sotopia_stats", "sotopia_tasks"],
   "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
   "lifelong-rows": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures"],
-  "hsii-first-view": ["hsii_cases", "hsii_cot", "overview"],
-  "stss-first-view": ["stss_conversations", "stss_runs", "stss_tasks", "overview"],
-  "informativebench-first-view": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "overview"],
+  "hsii-first-view": ["hsii_first", "overview"],
+  "hsii-rows": ["hsii_cases", "hsii_cot"],
+  "stss-first-view": ["stss_first", "stss_tasks", "overview"],
+  "stss-rows": ["stss_conversations", "stss_runs"],
+  "informativebench-first-view": ["ib_first", "overview"],
+  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules"],
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
@@ -216,8 +220,8 @@ describe("first-view packs", () => {
       const tables = decodePack(new Uint8Array(packs.get(pack)!), pack);
       expect(Object.keys(tables), pack).toEqual(names);
       for (const name of names) {
-        // The two LIFELONG summaries are held to the library's curves and raters below.
-        if (name === "lifelong_groups" || name === "lifelong_raters") continue;
+        // The LIFELONG summaries and the default views are held to the library's own results below.
+        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first") continue;
         const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats)
           : name === "source_groups" ? sourceGroupsOf(decoded.overview)
           : name === "sources" ? decoded.overview.filter((r) => r.section === "source")
@@ -363,6 +367,46 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const first = table3(data.conversations, options);
     expect(first.length).toBeGreaterThan(0);
     expect(first).toEqual(table3(conversations as never, options));
+  });
+
+  it("HSII's first view: Table 1 under the default options, as the library computes it from the SQL path's rows", async () => {
+    const first = readHsiiFirstView(decodePack(new Uint8Array(packs.get("hsii-first-view")!)) as never);
+    const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+    expect(first.cases).toBe(480);
+    expect(first.cot).toBe(decoded.hsii_cot.length);
+    expect(first.raters).toEqual(["gpt-4"]);
+    expect(first.options).toEqual({rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
+    expect(first.table).toEqual(hsiiByModel(cases as never, {rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}}));
+    expect(first.table.find((r) => r.model === "gpt-4")).toMatchObject({n: 120, n1: 92, n2: 67, r1: 92 / 120, r2: 67 / 92});
+    expect(tableBeforeRows(first, first.options)).toBe(first.table);
+    expect(tableBeforeRows(first, {...first.options, policy: "strict"})).toBeNull();
+  });
+
+  it("STSS's first view: Table 3 under the default verdict set and partners, as the library computes it from the SQL path's rows", async () => {
+    const first = readStssFirstView(decodePack(new Uint8Array(packs.get("stss-first-view")!)) as never);
+    const data = stssData({...decoded, stss_conversations: await query("SELECT * FROM stss_conversations"), stss_runs: await query("SELECT * FROM stss_runs")});
+    expect(first.conversations).toBe(data.conversations.length);
+    expect(first.runs).toBe(240);
+    expect(first.verdictSets).toEqual(data.verdictSets);
+    const set = data.verdictSets[0]!;
+    const lang = {verdicts: {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
+    expect(first.t3).toEqual(table3(data.conversations, lang));
+    expect(first.t3.length).toBeGreaterThan(0);
+    expect(table3BeforeRows(first, lang)).toBe(first.t3);
+    expect(table3BeforeRows(first, {...lang, appointmentPartners: "all"})).toBeNull();
+  });
+
+  it("InformativeBench's first view: Table 3 under the default options, as the library computes it from the SQL path's rows", async () => {
+    const first = readIbFirstView(decodePack(new Uint8Array(packs.get("informativebench-first-view")!)) as never);
+    const data = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    expect(first.results).toBe(2336);
+    expect(first.table).toEqual(ibView(data, DEFAULT_IB_OPTIONS).table);
+    expect(first.table.cells.length).toBeGreaterThan(0);
+    expect(ibTableBeforeRows(first, DEFAULT_IB_OPTIONS)).toBe(first.table);
+    expect(ibTableBeforeRows(first, {...DEFAULT_IB_OPTIONS, match: "contains"})).toBeNull();
   });
 
   it("InformativeBench: results, plan updates, consensus steps and schedules in the SQL order", async () => {
