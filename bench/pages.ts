@@ -72,6 +72,18 @@ const PAGES: readonly PageSpec[] = [
   {path: "/audit", name: "reported-table audit", firstView: MARKED, react: {number: "Largest denominator searched", value: 100}, what: "largest denominator 100"},
 ];
 
+/**
+ * The pages measured: all, or the baseline and the paths BENCH_PAGES_ONLY lists
+ * (comma-separated, such as "/,/lifelong"), to re-measure the pages a change touched.
+ */
+function pagesToMeasure(only = process.env.BENCH_PAGES_ONLY): readonly PageSpec[] {
+  if (!only?.trim()) return PAGES;
+  const paths = only.split(",").map((p) => p.trim());
+  const unknown = paths.filter((p) => !PAGES.some((s) => s.path === p));
+  if (unknown.length) throw new Error(`BENCH_PAGES_ONLY: no page ${unknown.join(", ")}; pages: ${PAGES.map((s) => s.path).join(", ")}`);
+  return PAGES.filter((s) => s === PAGES[0] || paths.includes(s.path));
+}
+
 /** Writes `n` synthetic SOTOPIA episodes (the samples' short style) as a dump, streaming. */
 async function writeDump(file: string, n: number): Promise<void> {
   await writeSotopiaDump(file, {seed: SEED, count: n, style: "sample"});
@@ -355,20 +367,21 @@ export async function measureBuilt(dist: string, label: string, context: Pick<Be
   const server = await countingServer(dist);
   const browser = await launchBrowser();
   const pages: PageResult[] = [];
+  const specs = pagesToMeasure();
   try {
     // One untimed open, so no timed run pays for the browser's own first start.
     await openOnce(browser, server.origin, PAGES[0]!, server.bytes);
     // Pages take turns within each round, so a change in machine load hits them all alike.
-    const opens = new Map<PageSpec, Open[]>(PAGES.map((p) => [p, []]));
+    const opens = new Map<PageSpec, Open[]>(specs.map((p) => [p, []]));
     for (let round = 0; round < context.repeat; round++) {
-      for (const spec of PAGES) {
+      for (const spec of specs) {
         const open = await openOnce(browser, server.origin, spec, server.bytes);
         opens.get(spec)!.push(open);
         context.log(`pages: ${label} ${spec.path} run ${round + 1}: first view ${open.firstView?.toFixed(0) ?? "none"} ms, settled ${open.settled.toFixed(0)} ms, ` +
           `${mb(open.bytes)}, heap ${mb(open.heap)}, reactive ${open.reactive?.toFixed(0) ?? "n/a"} ms${open.errors.length ? `; errors: ${open.errors.join(" | ").slice(0, 300)}` : ""}`);
       }
     }
-    for (const spec of PAGES) pages.push({spec, opens: opens.get(spec)!});
+    for (const spec of specs) pages.push({spec, opens: opens.get(spec)!});
   } finally {
     await browser.close();
     await server.close();

@@ -44,6 +44,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   viewer: () => import("./viewer.js"),
   "run-informativebench": () => import("./run-informativebench.js"),
   pages: () => import("./pages.js"),
+  "pack-growth": () => import("./pack-growth.js"),
   reliability: () => import("./reliability.js"),
   "run-stss": () => import("./run-stss.js"),
   compare: () => import("./compare.js"),

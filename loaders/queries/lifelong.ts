@@ -46,3 +46,39 @@ WHERE e.benchmark = 'lifelong-sotopia' AND r.dimension LIKE 'checkpoint:%'
 GROUP BY ALL
 ORDER BY 1, 2, 3, 4, 5
 `;
+
+/**
+ * The first view's sufficient statistics, from LIFELONG_INSTANCES_SQL's result
+ * `source`: per (rater, model, memory mode, chain index), whether any instance
+ * there is a harder scenario, and the count, sum and sum of squares of BEL,
+ * GOAL and penalised BEL (Eq. 1, only with a full eight-label checklist, as
+ * instancePenalisedBel). Bounded by raters × models × memory modes × chain
+ * length, however many chains or episodes (issue 18).
+ */
+export const lifelongGroupsSql = (source: string): string => `
+WITH scored AS (
+  SELECT *, CASE WHEN bel IS NOT NULL AND checkpoints = 8 THEN greatest(bel - 5 * failed, 0) END AS penalised FROM ${source}
+)
+SELECT rater, model, memory_mode, chain_index, bool_or(harder) AS harder,
+       count(bel)::INTEGER AS bel_n, coalesce(sum(bel), 0)::DOUBLE AS bel_sum, coalesce(sum(bel * bel), 0)::DOUBLE AS bel_sum_sq,
+       count(goal)::INTEGER AS goal_n, coalesce(sum(goal), 0)::DOUBLE AS goal_sum, coalesce(sum(goal * goal), 0)::DOUBLE AS goal_sum_sq,
+       count(penalised)::INTEGER AS penalised_n, coalesce(sum(penalised), 0)::DOUBLE AS penalised_sum,
+       coalesce(sum(penalised * penalised), 0)::DOUBLE AS penalised_sum_sq
+FROM scored
+GROUP BY rater, model, memory_mode, chain_index
+ORDER BY rater, model, memory_mode, chain_index
+`;
+
+/**
+ * The raters, from LIFELONG_INSTANCES_SQL's result `source`, in the order they
+ * first appear in its rows (model, memory mode, chain, index, agent, rater):
+ * the kind of that first row, the rater's agent-episodes, and whether it is an
+ * LLM rater with a BEL score (the page's default is the first such rater).
+ */
+export const lifelongRatersSql = (source: string): string => `
+SELECT rater, arg_min(rater_kind, {m: model, mm: memory_mode, c: chain_id, i: chain_index, a: agent}) AS kind,
+       count(*)::INTEGER AS n, bool_or(rater_kind = 'llm' AND bel IS NOT NULL) AS llm_bel
+FROM ${source}
+GROUP BY rater
+ORDER BY min({m: model, mm: memory_mode, c: chain_id, i: chain_index, a: agent, r: rater})
+`;

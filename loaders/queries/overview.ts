@@ -85,3 +85,38 @@ SELECT section, benchmark, name, kind, episodes, synthetic,
 )
 ORDER BY section, benchmark, episodes DESC, name
 `;
+
+/**
+ * The overview without its per-file section, read from OVERVIEW_SQL's result
+ * `source`: benchmarks, models and raters, which grow with what the store
+ * holds, not with how many files were imported (issue 18). What every page's
+ * first view reads.
+ */
+export const overviewWithoutSourcesSql = (source: string): string => `
+SELECT * FROM ${source} WHERE section <> 'source'
+ORDER BY section, benchmark, episodes DESC, name
+`;
+
+/**
+ * The imported files grouped by benchmark and format, from OVERVIEW_SQL's
+ * result `source`: one row per group with the files' counts added up (an
+ * episode held by one file and scored by another counts in both) and the
+ * first and last import. Bounded by benchmarks × formats however many files.
+ */
+export const sourceGroupsSql = (source: string): string => `
+SELECT benchmark, kind, count(*)::INTEGER AS files,
+       sum(records)::BIGINT AS records, sum(rejected)::BIGINT AS rejected,
+       sum(episodes)::BIGINT AS episodes, sum(synthetic)::BIGINT AS synthetic,
+       sum(inputs)::BIGINT AS inputs, sum(inputs_synthetic)::BIGINT AS inputs_synthetic,
+       sum(scores)::BIGINT AS scores,
+       min(imported_at) AS first_imported, max(imported_at) AS last_imported
+FROM ${source} WHERE section = 'source'
+GROUP BY benchmark, kind
+ORDER BY benchmark, kind
+`;
+
+/** Every imported file, from OVERVIEW_SQL's result `source`: read on demand, since it grows with imports. */
+export const sourcesSql = (source: string): string => `
+SELECT * FROM ${source} WHERE section = 'source'
+ORDER BY section, benchmark, episodes DESC, name
+`;

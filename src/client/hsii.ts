@@ -3,8 +3,8 @@
 // CLI's `report hsii` and `report cot` do): judges, the options sentence and
 // the COT rows per model.
 
-import {cotSummary, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
-import {orderBy, type Tables} from "./tables.js";
+import {cotSummary, hsiiByModel, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
+import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/hsii-cot.parquet: one (episode, COT variant). */
 export interface CotRow {
@@ -66,4 +66,42 @@ export function longestRun(runs: readonly CotRow[]): number {
   let longest = 1;
   for (const r of runs) if (r.rounds.length - 1 > longest) longest = r.rounds.length - 1;
   return longest;
+}
+
+/** The page's options as its inputs start. */
+export interface HsiiPageOptions {
+  rater: string | null;
+  policy: WinPolicy;
+  formula: HsiiFormula;
+  weights: HsiiWeights;
+  cot: CotFilter;
+}
+
+export const defaultHsiiOptions = (raters: readonly string[]): HsiiPageOptions =>
+  ({rater: raters[0] ?? null, policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
+
+/** What the first view draws (hsii-first-view.bin), bounded by models: Table 1 under the default options, and the inputs' choices. */
+export interface HsiiFirstView {
+  cases: number;
+  cot: number;
+  raters: string[];
+  options: HsiiPageOptions;
+  table: ReturnType<typeof hsiiByModel>;
+}
+
+/** The first view from the page's data, computed at build time by the same functions the page runs. */
+export function hsiiFirstView(data: HsiiData): HsiiFirstView {
+  const options = defaultHsiiOptions(data.raters);
+  const table = hsiiByModel(data.cases, {rater: options.rater, policy: options.policy, formula: options.formula, weights: options.weights, cot: cotOption(options.cot)});
+  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table};
+}
+
+export const readHsiiFirstView = (tables: Tables<"hsii_first">): HsiiFirstView => decodeView<HsiiFirstView>(tables.hsii_first, "data/hsii-first-view.bin");
+
+/** Table 1 for `options` before the case rows have come: the first view's when they are its options, else null (still loading). */
+export function tableBeforeRows(first: HsiiFirstView, options: HsiiPageOptions): HsiiFirstView["table"] | null {
+  const o = first.options;
+  const same = o.rater === options.rater && o.policy === options.policy && o.formula === options.formula && o.cot === options.cot &&
+    o.weights.alpha === options.weights.alpha && o.weights.beta === options.weights.beta && o.weights.gamma === options.weights.gamma;
+  return same ? first.table : null;
 }

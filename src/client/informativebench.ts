@@ -4,12 +4,12 @@
 // `report informativebench`, `informativebench-ablations` and `infonav` do).
 
 import {
-  ablations, goldChecks, infoNavBehaviour, infoNavWarnings, parseBaseSpec, schedulesFromRows, scoreRows, table3,
+  ablations, DEFAULT_IB_OPTIONS, goldChecks, infoNavBehaviour, infoNavWarnings, parseBaseSpec, schedulesFromRows, scoreRows, table3,
   type AblationRow, type ConsensusRow, type GoldCheck, type IbOptions, type IbResultRow, type IbScoredRow, type InfoNavRow, type PlanUpdateRow, type ScheduleRow,
   type StoredSchedule, type Table3,
 } from "../lib/informativebench.js";
 import {verifierLabel, type VerifierOptions} from "../lib/schedule.js";
-import {orderBy, type Tables} from "./tables.js";
+import {decodeView, orderBy, type Tables} from "./tables.js";
 
 export interface IbData {
   results: IbResultRow[];
@@ -68,4 +68,27 @@ export function goldSentence(gold: {checks: GoldCheck[]; unchecked: number}, ver
 /** The one-line reminder beside a scored table: the scoring options in force, in a few words (the full text is in Options in effect). */
 export function scoringCaption({match, settings, base}: Pick<IbOptions, "match" | "settings" | "base">): string {
   return `Match ${match}; records: ${settings === "majority" ? `each dataset's base settings (base ${base})` : "every record"} (see Options in effect).`;
+}
+
+/** What the first view draws (informativebench-first-view.bin), bounded by models and datasets: Table 3 under the default options. */
+export interface IbFirstView {
+  results: number;
+  schedules: number;
+  options: IbOptions;
+  table: Table3;
+}
+
+/** The first view from the page's data, computed at build time by the same functions the page runs (the page's inputs start at DEFAULT_IB_OPTIONS). */
+export function ibFirstView(data: IbData): IbFirstView {
+  return {results: data.results.length, schedules: data.schedules.length, options: DEFAULT_IB_OPTIONS, table: ibView(data, DEFAULT_IB_OPTIONS).table};
+}
+
+export const readIbFirstView = (tables: Tables<"ib_first">): IbFirstView => decodeView<IbFirstView>(tables.ib_first, "data/informativebench-first-view.bin");
+
+/** Table 3 for `o` before the result rows have come: the first view's when they are its options, else null (still loading). */
+export function ibTableBeforeRows(first: IbFirstView, o: Pick<IbOptions, "match" | "settings" | "base" | "verifier">): Table3 | null {
+  const d = first.options;
+  const same = d.match === o.match && d.settings === o.settings && d.base === o.base &&
+    d.verifier.easy === o.verifier.easy && d.verifier.fixed === o.verifier.fixed;
+  return same ? first.table : null;
 }

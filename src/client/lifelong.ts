@@ -5,8 +5,8 @@
 // sentence, the index-range table and the logged-vs-own penalised BEL check.
 
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
-import {confusion, instancePenalisedBel, meanSd, validation, type BandKind, type LifelongInstance, type PositiveClass, type Validation} from "../lib/lifelong.js";
-import {moments, type VarianceKind} from "../lib/stats.js";
+import {confusion, curvePoint, instancePenalisedBel, meanSd, validation, type BandKind, type CurveRow, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
+import {moments, type Moments, type VarianceKind} from "../lib/stats.js";
 import {orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
@@ -43,6 +43,76 @@ export function lifelongData(tables: Tables<"lifelong_instances" | "checkpoint_p
   const pairs = orderBy(tables.checkpoint_pairs as unknown as CheckpointPair[], ["dimension", "episode_id", "agent"]);
   const failures = orderBy(tables.checkpoint_failures as unknown as CheckpointFailures[], ["dimension", "rater", "model", "memory_mode", "chain_index"]);
   return {instances, pairs, failures};
+}
+
+/** One row of the first view's statistics (lifelongGroupsSql): one (rater, model, memory mode, chain index). */
+export interface LifelongGroup {
+  rater: string;
+  model: string;
+  memory_mode: string;
+  chain_index: number;
+  harder: boolean;
+  bel_n: number;
+  bel_sum: number;
+  bel_sum_sq: number;
+  goal_n: number;
+  goal_sum: number;
+  goal_sum_sq: number;
+  penalised_n: number;
+  penalised_sum: number;
+  penalised_sum_sq: number;
+}
+
+export interface LifelongFirstView {
+  groups: LifelongGroup[];
+  /** As lifelongRaters gives them from the instance rows. */
+  raters: {rater: string; kind: string; n: number}[];
+  initial: string | undefined;
+  /** The largest chain index of any rater (1 with none). */
+  maxIndex: number;
+}
+
+/** The first view's tables (data/lifelong-first-view.bin): statistics per group and the raters in the instance rows' order. */
+export function lifelongFirstView(tables: Tables<"lifelong_groups" | "lifelong_raters">): LifelongFirstView {
+  const groups = orderBy(tables.lifelong_groups as unknown as LifelongGroup[], ["rater", "model", "memory_mode", "chain_index"]);
+  // Already in the order the raters first appear in the instance rows (lifelongRatersSql).
+  const list = tables.lifelong_raters as unknown as {rater: string; kind: string; n: number; llm_bel: boolean}[];
+  const raters = list.map(({rater, kind, n}) => ({rater, kind, n}));
+  const initial = list.find((r) => r.llm_bel)?.rater ?? list[0]?.rater;
+  let maxIndex = 1;
+  for (const g of groups) if (g.chain_index > maxIndex) maxIndex = g.chain_index;
+  return {groups, raters, initial, maxIndex};
+}
+
+/**
+ * The curves of one rater from the per-group statistics: the rows `curves`
+ * (src/lib/lifelong.ts) computes from the instances, in the same order.
+ */
+export function curvesFromGroups(
+  groups: readonly LifelongGroup[],
+  {rater, band = "sd", variance = "sample", tQuantile}: {rater: string; band?: BandKind; variance?: VarianceKind; tQuantile?: TQuantile},
+): CurveRow[] {
+  const point = (m: Moments) => curvePoint(m, band, variance, tQuantile);
+  return groups
+    .filter((g) => g.rater === rater)
+    .map((g) => ({
+      model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder,
+      bel: point({n: g.bel_n, sum: g.bel_sum, sumSq: g.bel_sum_sq}),
+      goal: point({n: g.goal_n, sum: g.goal_sum, sumSq: g.goal_sum_sq}),
+      penalised: point({n: g.penalised_n, sum: g.penalised_sum, sumSq: g.penalised_sum_sq}),
+    }))
+    .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
+}
+
+/** harderStarts (src/lib/lifelong.ts) of one rater's instances, from the per-group statistics. */
+export function harderStartsFromGroups(groups: readonly LifelongGroup[], rater: string | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const g of groups) {
+    if (g.rater !== rater || !g.harder) continue;
+    const key = `${g.model}\u0000${g.memory_mode}`;
+    out.set(key, Math.min(out.get(key) ?? Infinity, g.chain_index));
+  }
+  return out;
 }
 
 /** Raters in row order; the default is the CLI's: the first LLM rater with a BEL score. */

@@ -63,6 +63,27 @@ export function overviewData(table: readonly Row[]): Overview {
   };
 }
 
+/** Imported files grouped by benchmark and format (sourceGroupsSql): the overview's Sources table. */
+export interface SourceGroup {
+  benchmark: string;
+  kind: string;
+  files: number;
+  records: number;
+  rejected: number;
+  episodes: number;
+  synthetic: number;
+  inputs: number;
+  inputs_synthetic: number;
+  scores: number;
+  first_imported: string;
+  last_imported: string;
+}
+
+/** The source groups from the decoded table, in the SQL's order (benchmark, format). */
+export function sourceGroupRows(table: readonly Row[] | undefined): SourceGroup[] {
+  return orderBy((table ?? []) as unknown as SourceGroup[], ["benchmark", "kind"]);
+}
+
 /** The overview from a page's DuckDB-wasm that loaded the `overview` table (the agreement page). */
 export async function loadOverview(db: Database): Promise<Overview> {
   return overviewData(await db.query("SELECT * FROM overview"));

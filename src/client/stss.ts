@@ -5,10 +5,10 @@
 
 import {actionRulesText, DEFAULT_ACTION_RULES, SCORE_TOLERANCE, type ActionRules, type ConvRatioRule, type RunRow} from "../lib/stss-action.js";
 import {
-  conditionSetMismatches, mismatchText, offTargetConversations, runLabel, sameSet, verdictSetLabel, verdictSets, type AppointmentPartners, type Category,
-  type ConversationRow, type VerdictSet, type VerdictSetCount,
+  conditionSetMismatches, mismatchText, offTargetConversations, runLabel, sameSet, table3, verdictSetLabel, verdictSets, type AppointmentPartners, type Category,
+  type ConversationRow, type Table3Row, type VerdictSet, type VerdictSetCount,
 } from "../lib/stss.js";
-import {orderBy, type Tables} from "./tables.js";
+import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/stss-tasks.parquet. */
 export interface TaskRow {
@@ -34,8 +34,40 @@ export interface StssData {
 export function stssData(tables: Tables<"stss_conversations" | "stss_runs" | "stss_tasks">): StssData {
   const conversations = orderBy(tables.stss_conversations as unknown as ConversationRow[], ["model", "architecture", "task_id", "conversation_id", "level", "rater", "run_id"]);
   const runs = orderBy(tables.stss_runs as unknown as RunRow[], ["model", "architecture", "task_id", "run_label"]);
-  const tasks = orderBy(tables.stss_tasks as unknown as TaskRow[], ["category", "task_id"]);
-  return {conversations, runs, tasks, verdictSets: verdictSets(conversations)};
+  return {conversations, runs, tasks: stssTasks(tables), verdictSets: verdictSets(conversations)};
+}
+
+/** The task definitions in the SQL's order. */
+export const stssTasks = (tables: Tables<"stss_tasks">): TaskRow[] => orderBy(tables.stss_tasks as unknown as TaskRow[], ["category", "task_id"]);
+
+/**
+ * What the first view draws (stss-first-view.bin), bounded by models,
+ * architectures and verdict sets: Table 3 under the default options (the set
+ * with the most verdicts, target partners), the verdict sets for the input,
+ * and how many rows the store holds.
+ */
+export interface StssFirstView {
+  conversations: number;
+  runs: number;
+  verdictSets: VerdictSetCount[];
+  appointmentPartners: AppointmentPartners;
+  t3: Table3Row[];
+}
+
+/** The first view from the page's data, computed at build time by the same functions the page runs. */
+export function stssFirstView(data: StssData): StssFirstView {
+  const set = data.verdictSets[0] ?? null;
+  const lang = {verdicts: set === null ? null : {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
+  return {conversations: data.conversations.length, runs: data.runs.length, verdictSets: data.verdictSets, appointmentPartners: lang.appointmentPartners, t3: table3(data.conversations, lang)};
+}
+
+export const readStssFirstView = (tables: Tables<"stss_first">): StssFirstView => decodeView<StssFirstView>(tables.stss_first, "data/stss-first-view.bin");
+
+/** Table 3 for `lang` before the conversation rows have come: the first view's when they are its options, else null (still loading). */
+export function table3BeforeRows(first: StssFirstView, lang: {verdicts: VerdictSet | null; appointmentPartners: AppointmentPartners}): Table3Row[] | null {
+  const set = first.verdictSets[0] ?? null;
+  const sameVerdicts = (lang.verdicts === null && set === null) || sameSet(lang.verdicts, set);
+  return sameVerdicts && lang.appointmentPartners === first.appointmentPartners ? first.t3 : null;
 }
 
 /**

@@ -5,7 +5,7 @@
 // of Arrow IPC streams (written by src/data/first-view-pack.ts) decoded by
 // flechette, and orders rows with orderBy, which sorts as DuckDB's ORDER BY does.
 
-import {tableFromIPC} from "@uwdata/flechette";
+import {tableFromArrays, tableFromIPC, tableToIPC, utf8} from "@uwdata/flechette";
 import type {Row, TableSource} from "./duckdb.js";
 
 export type {Row, TableSource};
@@ -58,6 +58,31 @@ export function encodePack(entries: readonly {name: string; ipc: Uint8Array}[]):
   return out;
 }
 
+/** The rows of one Arrow IPC stream, with plain values. */
+export function decodeIpcRows(ipc: Uint8Array): Row[] {
+  const rows: Row[] = [];
+  for (const row of tableFromIPC(ipc).toArray()) rows.push(plainRow(row as Record<string, unknown>));
+  return rows;
+}
+
+/**
+ * A page's default view computed at build time by the page's own library
+ * functions (first-view-pack.ts): a JSON value in a one-row, one-column Arrow
+ * stream. NaN and ±Infinity (a "n/a" cell) survive, which JSON alone drops.
+ */
+export function encodeView(value: unknown): Uint8Array {
+  const json = JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? {$number: String(v)} : v));
+  return tableToIPC(tableFromArrays({view: [json]}, {types: {view: utf8()}}), {format: "stream"})!;
+}
+
+/** The value encodeView wrote, from its decoded table. */
+export function decodeView<T>(table: readonly Row[] | undefined, source: string): T {
+  const text = table?.[0]?.view;
+  if (table?.length !== 1 || typeof text !== "string") throw new Error(`${source}: no view in the first-view pack; rebuild the site`);
+  return JSON.parse(text, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && "$number" in v && Object.keys(v).length === 1 ? Number((v as {$number: string}).$number) : v) as T;
+}
+
 /** Decodes a pack (encodePack) into rows per table; `source` names the file in errors. */
 export function decodePack(packed: Uint8Array, source = "pack"): Tables {
   // A copy when the view does not start on an 8-byte boundary (a pooled Node Buffer), so the streams stay aligned.
@@ -75,9 +100,7 @@ export function decodePack(packed: Uint8Array, source = "pack"): Tables {
   let at = prefix + headerBytes;
   for (const {name, bytes: length} of entries) {
     if (at + align8(length) > bytes.byteLength) fail(`table ${name} runs past the end of the file`);
-    const rows: Row[] = [];
-    for (const row of tableFromIPC(bytes.subarray(at, at + length)).toArray()) rows.push(plainRow(row as Record<string, unknown>));
-    tables[name] = rows;
+    tables[name] = decodeIpcRows(bytes.subarray(at, at + length));
     at += align8(length);
   }
   if (at !== bytes.byteLength) fail(`${bytes.byteLength - at} bytes after its last table`);

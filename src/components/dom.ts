@@ -24,6 +24,23 @@ export function details(summary: string, content: Node, testId?: string): HTMLDe
   return d;
 }
 
+/**
+ * A collapsed `<details>` whose content is loaded the first time it is opened:
+ * for lists that grow with the store, which the page must not fetch before its
+ * first view. `load` fills the body; a failure is shown in it as text.
+ */
+export function detailsOnOpen(summary: string, testId: string, load: (body: HTMLElement) => Promise<void>): HTMLDetailsElement {
+  const body = el("div", "Loading…");
+  const d = details(summary, body, testId);
+  let started = false;
+  d.addEventListener("toggle", () => {
+    if (!d.open || started) return;
+    started = true;
+    load(body).catch((e: unknown) => body.replaceChildren(textBlock(`Could not load this list: ${e instanceof Error ? e.message : String(e)}`, `${testId}-error`)));
+  });
+  return d;
+}
+
 /** A number with `digits` decimals; "n/a" for NaN, "–" for a missing value. */
 export function fixed(value: number | null | undefined, digits = 2): string {
   if (value === null || value === undefined) return "–";

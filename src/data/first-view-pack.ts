@@ -14,16 +14,21 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import initParquet, {readParquet} from "parquet-wasm/esm";
 import {exportQuery} from "../../loaders/store/export.js";
-import {encodePack} from "../client/tables.js";
+import {decodeIpcRows, encodePack, encodeView, type Row} from "../client/tables.js";
 import {sharedResult} from "./shared-query.js";
 import {withStore} from "./store.js";
 
 /**
  * A table of a pack: a query over the store, or a summary of another query's
  * result, whose SQL reads that result as `source` (a read_parquet call), so the
- * heavy query still runs once and the summary costs one pass over its rows.
+ * heavy query still runs once and the summary costs one pass over its rows; or
+ * a page's default view, computed from query results by the page's own library
+ * functions (encodeView), for first views whose numbers SQL sums cannot give.
  */
-export type PackTable = string | {from: string; sql: (source: string) => string};
+export type PackTable =
+  | string
+  | {from: string; sql: (source: string) => string}
+  | {view: (rowsOf: (sql: string) => Promise<Row[]>) => unknown | Promise<unknown>};
 
 const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
 
@@ -36,6 +41,12 @@ export async function emitFirstViewPack(tables: Readonly<Record<string, PackTabl
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
       for (const [name, table] of Object.entries(tables)) {
+        if (typeof table === "object" && "view" in table) {
+          // The rows as the browser would decode them from the same query, then the page's own functions.
+          const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
+          entries.push({name, ipc: encodeView(await table.view(rowsOf))});
+          continue;
+        }
         let file: string;
         if (typeof table === "string") {
           file = await sharedResult(store, table);

@@ -1,13 +1,15 @@
-// The HSII page's tables, in one pack of Arrow IPC streams (first-view-
-// pack.ts): the same queries as their Parquet loaders, decoded in the browser
-// without wasm.
+// The HSII page's first view, in one pack of Arrow IPC streams (first-view-
+// pack.ts): Table 1 under the default options, computed here by the page's own
+// functions (bounded by models), the judges, and the overview. The case rows
+// and COT rounds grow with the benchmark's episodes: the page fetches them after
+// its first view, from hsii-rows.bin.ts.
 
 import {HSII_CASES_SQL, HSII_COT_SQL} from "../../loaders/queries/hsii.js";
-import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
+import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
+import {hsiiData, hsiiFirstView} from "../client/hsii.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
-  hsii_cases: HSII_CASES_SQL,
-  hsii_cot: HSII_COT_SQL,
-  overview: OVERVIEW_SQL,
+  hsii_first: {view: async (rowsOf) => hsiiFirstView(hsiiData({hsii_cases: await rowsOf(HSII_CASES_SQL), hsii_cot: await rowsOf(HSII_COT_SQL)}))},
+  overview: {from: OVERVIEW_SQL, sql: overviewWithoutSourcesSql},
 });

@@ -1,14 +1,16 @@
-// The LIFELONG-SOTOPIA page's tables, in one pack of Arrow IPC streams (first-
-// view-pack.ts): the same queries as their Parquet loaders, decoded in the
-// browser without wasm.
+// The LIFELONG-SOTOPIA page's first view, in one pack of Arrow IPC streams
+// (first-view-pack.ts): BEL, GOAL and penalised BEL as counts, sums and sums of
+// squares per (rater, model, memory mode, chain index), the raters, and the
+// overview; bounded whatever the number of chains or episodes. The instance
+// rows the other sections need come after the first chart, from
+// lifelong-rows.bin.ts.
 
-import {LIFELONG_INSTANCES_SQL, CHECKPOINT_PAIRS_SQL, CHECKPOINT_FAILURES_SQL} from "../../loaders/queries/lifelong.js";
-import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
+import {LIFELONG_INSTANCES_SQL, lifelongGroupsSql, lifelongRatersSql} from "../../loaders/queries/lifelong.js";
+import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
-  lifelong_instances: LIFELONG_INSTANCES_SQL,
-  checkpoint_pairs: CHECKPOINT_PAIRS_SQL,
-  checkpoint_failures: CHECKPOINT_FAILURES_SQL,
-  overview: OVERVIEW_SQL,
+  lifelong_groups: {from: LIFELONG_INSTANCES_SQL, sql: lifelongGroupsSql},
+  lifelong_raters: {from: LIFELONG_INSTANCES_SQL, sql: lifelongRatersSql},
+  overview: {from: OVERVIEW_SQL, sql: overviewWithoutSourcesSql},
 });

@@ -4,12 +4,12 @@
 // per turn and the overview. The per-task rows that only SOTOPIA-hard needs
 // come after the first chart, from sotopia-by-task.bin.ts.
 
-import {OVERVIEW_SQL} from "../../loaders/queries/overview.js";
+import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
 import {SOTOPIA_STATS_SQL, sotopiaGroupsSql, WORDS_PER_TURN_SQL} from "../../loaders/queries/sotopia.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
   sotopia_groups: {from: SOTOPIA_STATS_SQL, sql: sotopiaGroupsSql},
   words_per_turn: WORDS_PER_TURN_SQL,
-  overview: OVERVIEW_SQL,
+  overview: {from: OVERVIEW_SQL, sql: overviewWithoutSourcesSql},
 });

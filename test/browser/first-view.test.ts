@@ -154,4 +154,39 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       await page.context().close();
     }
   }, 180_000);
+  it("the overview groups its files, and fetches the list of every file only when it is opened", async () => {
+    const {page, requested} = await openFirstView("/");
+    try {
+      const details = page.getByTestId("all-sources");
+      await details.waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(await details.locator("summary").textContent()).toBe("Every file (10)");
+      expect(requested.filter((url) => url.includes("overview-sources"))).toEqual([]);
+      await details.locator("summary").click();
+      await details.locator("tbody tr").nth(9).waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(await details.locator("tbody tr").count()).toBe(10);
+      expect(requested.filter((url) => url.includes("overview-sources"))).toHaveLength(1);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it("LIFELONG-SOTOPIA, HSII, STSS and InformativeBench fetch their rows after the first view, then draw the sections that need them", async () => {
+    const later: Record<string, [string, string]> = {
+      "/lifelong": ["lifelong-rows", "[data-testid='failure-options']"],
+      "/hsii": ["hsii-rows", "[data-testid='cot-options']"],
+      "/stss": ["stss-rows", "[data-testid='stss-options']"],
+      "/informativebench": ["informativebench-rows", "[data-testid='ib-gold']"],
+    };
+    for (const [path, [pack, selector]] of Object.entries(later)) {
+      const {page, requested, problems} = await openFirstView(path);
+      try {
+        await page.locator(selector).first().waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+        expect(requested.filter((url) => url.includes(pack)), path).toHaveLength(1);
+        expect(await cellErrors(page), path).toEqual([]);
+        expect(problems.pageErrors, path).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    }
+  }, 300_000);
 });

@@ -13,16 +13,18 @@ import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {hsiiData} from "../../src/client/hsii.js";
-import {informativeBenchData} from "../../src/client/informativebench.js";
-import {lifelongData, lifelongRaters} from "../../src/client/lifelong.js";
+import {hsiiData, readHsiiFirstView, tableBeforeRows} from "../../src/client/hsii.js";
+import {ibTableBeforeRows, ibView, informativeBenchData, readIbFirstView} from "../../src/client/informativebench.js";
+import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
-import {stssData} from "../../src/client/stss.js";
+import {readStssFirstView, stssData, table3BeforeRows} from "../../src/client/stss.js";
 import {decodeParquetRows} from "../../src/client/parquet.js";
 import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
 import {hsiiByModel} from "../../src/lib/hsii.js";
-import {curves} from "../../src/lib/lifelong.js";
+import {DEFAULT_IB_OPTIONS} from "../../src/lib/informativebench.js";
+import {curves, harderStarts, type LifelongInstance} from "../../src/lib/lifelong.js";
+import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
 import {table3} from "../../src/lib/stss.js";
 import {REPO} from "../helpers/fixtures.js";
@@ -49,18 +51,27 @@ const LOADERS = {
 } as const;
 type TableName = keyof typeof LOADERS;
 
-/** Tables a pack holds that no Parquet loader writes: SOTOPIA's statistics summed over tasks. */
-type SummaryName = "sotopia_groups";
+/**
+ * Tables a pack holds that no Parquet loader writes: SOTOPIA's statistics summed
+ * over tasks, LIFELONG-SOTOPIA's per chain index and its raters, the overview's
+ * files grouped, and the overview without or with only its files.
+ */
+type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first";
 
 /** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
 const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
-  "overview-first-view": ["overview"],
+  "overview-first-view": ["overview", "source_groups"],
+  "overview-sources": ["sources"],
   "sotopia-first-view": ["sotopia_groups", "words_per_turn", "overview"],
   "sotopia-by-task": ["sotopia_stats", "sotopia_tasks"],
-  "lifelong-first-view": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures", "overview"],
-  "hsii-first-view": ["hsii_cases", "hsii_cot", "overview"],
-  "stss-first-view": ["stss_conversations", "stss_runs", "stss_tasks", "overview"],
-  "informativebench-first-view": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "overview"],
+  "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
+  "lifelong-rows": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures"],
+  "hsii-first-view": ["hsii_first", "overview"],
+  "hsii-rows": ["hsii_cases", "hsii_cot"],
+  "stss-first-view": ["stss_first", "stss_tasks", "overview"],
+  "stss-rows": ["stss_conversations", "stss_runs"],
+  "informativebench-first-view": ["ib_first", "overview"],
+  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules"],
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
@@ -183,13 +194,39 @@ function sumsOverTasks(rows: readonly Row[]): Row[] {
   return orderBy(Array.from(groups.values()), ["rater", "rater_kind", "model", "partner", "dimension"]);
 }
 
+/** The overview's files grouped by benchmark and format, counts added up, in JavaScript: what source_groups must hold. */
+function sourceGroupsOf(overview: readonly Row[]): Row[] {
+  const groups = new Map<string, Row>();
+  const summed = ["records", "rejected", "episodes", "synthetic", "inputs", "inputs_synthetic", "scores"];
+  for (const r of overview) {
+    if (r.section !== "source") continue;
+    const key = JSON.stringify([r.benchmark, r.kind]);
+    let g = groups.get(key);
+    if (!g) {
+      g = {benchmark: r.benchmark, kind: r.kind, files: 0, ...Object.fromEntries(summed.map((c) => [c, 0])), first_imported: r.imported_at, last_imported: r.imported_at};
+      groups.set(key, g);
+    }
+    g.files = Number(g.files) + 1;
+    for (const c of summed) g[c] = Number(g[c]) + Number(r[c]);
+    if (compareText(String(r.imported_at), String(g.first_imported)) < 0) g.first_imported = r.imported_at;
+    if (compareText(String(r.imported_at), String(g.last_imported)) > 0) g.last_imported = r.imported_at;
+  }
+  return orderBy(Array.from(groups.values()), ["benchmark", "kind"]);
+}
+
 describe("first-view packs", () => {
   it("hold, for each page, the rows its Parquet loaders give (sums to 12 digits), decoded without parquet-wasm", async () => {
     for (const [pack, names] of Object.entries(PACKS)) {
       const tables = decodePack(new Uint8Array(packs.get(pack)!), pack);
       expect(Object.keys(tables), pack).toEqual(names);
       for (const name of names) {
-        const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats) : decoded[name];
+        // The LIFELONG summaries and the default views are held to the library's own results below.
+        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first") continue;
+        const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats)
+          : name === "source_groups" ? sourceGroupsOf(decoded.overview)
+          : name === "sources" ? decoded.overview.filter((r) => r.section === "source")
+          : name === "overview" ? decoded.overview.filter((r) => r.section !== "source")
+          : decoded[name];
         expect(toTwelveDigits(tables[name]!), `${pack}: ${name}`).toEqual(toTwelveDigits(expected));
       }
     }
@@ -275,6 +312,39 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(first).toEqual(curves(instances as never, {rater}));
   });
 
+  it("LIFELONG-SOTOPIA's first view: 391 groups of statistics give every rater's curves and the raters of the instance rows", async () => {
+    const first = lifelongFirstView(decodePack(new Uint8Array(packs.get("lifelong-first-view")!)) as never);
+    const instances = (await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater")) as never as LifelongInstance[];
+    expect(first.groups).toHaveLength(391);
+    const {raters, initial} = lifelongRaters(instances);
+    expect(first.raters).toEqual(raters);
+    expect(first.raters).toEqual([{rater: "gpt-4", kind: "llm", n: 1620}, {rater: "annotator-lifelong", kind: "human", n: 137}]);
+    expect(first.initial).toBe(initial);
+    expect(first.maxIndex).toBe(45);
+    // Scores are whole numbers, so the sums are exact; every band and sd choice, for every rater.
+    for (const {rater} of raters) {
+      for (const options of [{band: "sd", variance: "sample"}, {band: "sd", variance: "population"}, {band: "ci95", variance: "sample", tQuantile}] as const) {
+        expect(roundedDeep(curvesFromGroups(first.groups, {rater, ...options})), `${rater} ${options.band} ${options.variance}`)
+          .toEqual(roundedDeep(curves(instances, {rater, ...options})));
+      }
+      expect(harderStartsFromGroups(first.groups, rater)).toEqual(harderStarts(instances.filter((i) => i.rater === rater)));
+    }
+    expect(harderStartsFromGroups(first.groups, "gpt-4").get("gpt-4o\u0000full")).toBe(41);
+  });
+
+  it("the overview's files come grouped: 10 sample files in 9 (benchmark, format) groups; the list of files is its own pack", () => {
+    const {source_groups: groups, overview} = decodePack(new Uint8Array(packs.get("overview-first-view")!));
+    expect(overview!.some((r) => r.section === "source")).toBe(false);
+    expect(groups!.map((g) => [g.benchmark, g.kind, g.files])).toEqual([
+      ["hsii", "hsii", 1], ["informativebench", "informativebench", 1], ["informativebench", "informativebench-schedules", 1],
+      ["lifelong-sotopia", "lifelong", 1], ["sotopia", "sotopia", 1], ["sotopia", "sotopia-ratings", 2],
+      ["stss", "stss", 1], ["stss", "stss-action", 1], ["stss", "stss-tasks", 1],
+    ]);
+    const {sources} = decodePack(new Uint8Array(packs.get("overview-sources")!));
+    expect(sources!.map((r) => r.name).sort()).toEqual(["actions.jsonl", "chains.jsonl", "conversations.jsonl", "episodes.jsonl", "human_ratings.csv", "judge_reruns.csv",
+      "results.jsonl", "runs.jsonl", "schedules.jsonl", "tasks.json"]);
+  });
+
   it("HSII: cases and COT rounds in the SQL order; the same Table 1", async () => {
     const data = hsiiData(decoded);
     const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
@@ -297,6 +367,46 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const first = table3(data.conversations, options);
     expect(first.length).toBeGreaterThan(0);
     expect(first).toEqual(table3(conversations as never, options));
+  });
+
+  it("HSII's first view: Table 1 under the default options, as the library computes it from the SQL path's rows", async () => {
+    const first = readHsiiFirstView(decodePack(new Uint8Array(packs.get("hsii-first-view")!)) as never);
+    const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+    expect(first.cases).toBe(480);
+    expect(first.cot).toBe(decoded.hsii_cot.length);
+    expect(first.raters).toEqual(["gpt-4"]);
+    expect(first.options).toEqual({rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
+    expect(first.table).toEqual(hsiiByModel(cases as never, {rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}}));
+    expect(first.table.find((r) => r.model === "gpt-4")).toMatchObject({n: 120, n1: 92, n2: 67, r1: 92 / 120, r2: 67 / 92});
+    expect(tableBeforeRows(first, first.options)).toBe(first.table);
+    expect(tableBeforeRows(first, {...first.options, policy: "strict"})).toBeNull();
+  });
+
+  it("STSS's first view: Table 3 under the default verdict set and partners, as the library computes it from the SQL path's rows", async () => {
+    const first = readStssFirstView(decodePack(new Uint8Array(packs.get("stss-first-view")!)) as never);
+    const data = stssData({...decoded, stss_conversations: await query("SELECT * FROM stss_conversations"), stss_runs: await query("SELECT * FROM stss_runs")});
+    expect(first.conversations).toBe(data.conversations.length);
+    expect(first.runs).toBe(240);
+    expect(first.verdictSets).toEqual(data.verdictSets);
+    const set = data.verdictSets[0]!;
+    const lang = {verdicts: {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
+    expect(first.t3).toEqual(table3(data.conversations, lang));
+    expect(first.t3.length).toBeGreaterThan(0);
+    expect(table3BeforeRows(first, lang)).toBe(first.t3);
+    expect(table3BeforeRows(first, {...lang, appointmentPartners: "all"})).toBeNull();
+  });
+
+  it("InformativeBench's first view: Table 3 under the default options, as the library computes it from the SQL path's rows", async () => {
+    const first = readIbFirstView(decodePack(new Uint8Array(packs.get("informativebench-first-view")!)) as never);
+    const data = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    expect(first.results).toBe(2336);
+    expect(first.table).toEqual(ibView(data, DEFAULT_IB_OPTIONS).table);
+    expect(first.table.cells.length).toBeGreaterThan(0);
+    expect(ibTableBeforeRows(first, DEFAULT_IB_OPTIONS)).toBe(first.table);
+    expect(ibTableBeforeRows(first, {...DEFAULT_IB_OPTIONS, match: "contains"})).toBeNull();
   });
 
   it("InformativeBench: results, plan updates, consensus steps and schedules in the SQL order", async () => {

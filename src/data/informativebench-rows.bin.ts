@@ -1,0 +1,15 @@
+// The InformativeBench page's results, InfoNav plan updates, consensus steps
+// and schedules, in one pack of Arrow IPC streams (first-view-pack.ts): the
+// same queries as their Parquet loaders. They grow with the benchmark's
+// records, so the page fetches them after its first view
+// (informativebench-first-view.bin.ts).
+
+import {IB_RESULTS_SQL, IB_PLAN_UPDATES_SQL, IB_CONSENSUS_SQL, IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
+import {emitFirstViewPack} from "./first-view-pack.js";
+
+await emitFirstViewPack({
+  ib_results: IB_RESULTS_SQL,
+  ib_plans: IB_PLAN_UPDATES_SQL,
+  ib_consensus: IB_CONSENSUS_SQL,
+  ib_schedules: IB_SCHEDULES_SQL,
+});
