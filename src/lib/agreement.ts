@@ -114,7 +114,6 @@ export function perceivedRanges(instances: readonly JudgedInstance[]): Perceived
   };
 }
 
-
 export interface Differences {
   n: number;
   /** judge − human score, per instance. */
@@ -159,7 +158,6 @@ export interface RaterScore {
   hi: number;
   played_by: string;
 }
-
 
 export interface PairedInstance extends JudgedInstance {
   episode_id: string;
@@ -230,7 +228,6 @@ export interface AgreementRow {
 }
 
 const ALL = "all";
-
 
 /**
  * The agreement table (SOTOPIA Table 1 and Appendix E, G): per dimension and per
