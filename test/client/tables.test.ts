@@ -4,7 +4,6 @@
 // tables equals what the page's former queries gave in DuckDB, and so do the
 // numbers the shared metric library computes from them.
 
-import {spawn} from "node:child_process";
 import {readFileSync, writeFileSync} from "node:fs";
 import {createRequire} from "node:module";
 import {join} from "node:path";
@@ -27,7 +26,7 @@ import {curves, harderStarts, type LifelongInstance} from "../../src/lib/lifelon
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
 import {table3} from "../../src/lib/stss.js";
-import {REPO} from "../helpers/fixtures.js";
+import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
 
 /** The data loaders behind the eight pages, and the table name each page gives its output. */
@@ -75,19 +74,8 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
-function runLoader(name: string, storePath: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join("src", "data", name.includes(".") ? `${name}.ts` : `${name}.parquet.ts`)], {
-      cwd: REPO, env: {...process.env, SOCIOMETER_DB: storePath}, stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => (err += d));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${name} loader exited with ${code}: ${err}`))));
-  });
-}
+const runLoader = (name: string, storePath: string): Promise<Buffer> =>
+  runLoaderAlone(join("src", "data", name.includes(".") ? `${name}.ts` : `${name}.parquet.ts`), {store: storePath});
 
 /** DuckDB's JS values as DuckDB-wasm handed them to the pages (castBigIntToDouble): numbers, never bigints. */
 function plainSql(value: unknown): unknown {

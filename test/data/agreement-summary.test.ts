@@ -3,7 +3,6 @@
 // past 2 GiB at a million episodes): its counts and first view must be those
 // of the same rows read whole.
 
-import {spawn} from "node:child_process";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {AGREEMENT_COLUMNS_SQL} from "../../loaders/queries/agreement.js";
@@ -14,20 +13,13 @@ import {AgreementEngine} from "../../src/client/agreement-engine.js";
 import {parseSummary} from "../../src/client/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {REPO} from "../helpers/fixtures.js";
+import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempStore} from "../helpers/store.js";
 
 const LOADER = join(REPO, "src", "data", "agreement-summary.json.ts");
 
 /** The loader's output when Framework runs it alone over the store at `path`. */
-function runLoader(path: string): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", LOADER], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: path}, stdio: ["ignore", "pipe", "inherit"]});
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));
-    child.on("error", fail);
-    child.on("close", (code) => (code === 0 ? done(out) : fail(new Error(`agreement-summary exited with ${code}`))));
-  });
-}
+const runLoader = async (path: string): Promise<string> => (await runLoaderAlone(LOADER, {store: path})).toString("utf8");
 
 /** JSON with NaN and infinities kept apart from null, as summaryJson writes them. */
 const exact = (value: unknown): string => JSON.stringify(value, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? `number:${v}` : v));

@@ -6,28 +6,15 @@
 // view grow with them. The overview's list of files grows with imports and its
 // grouped table does not.
 
-import {spawn} from "node:child_process";
 import {join} from "node:path";
 import {beforeAll, describe, expect, it} from "vitest";
 import {makeReplicatedStore} from "../../bench/pack-growth.js";
 import {decodePack} from "../../src/client/tables.js";
-import {REPO} from "../helpers/fixtures.js";
+import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
 
 /** Runs a pack loader as Framework does and returns what it wrote. */
-function runLoader(pack: string, storePath: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join("src", "data", `${pack}.ts`)], {
-      cwd: REPO, env: {...process.env, SOCIOMETER_DB: storePath}, stdio: ["ignore", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => (err += d));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${pack} exited with ${code}: ${err}`))));
-  });
-}
+const runLoader = (pack: string, storePath: string): Promise<Buffer> => runLoaderAlone(join("src", "data", `${pack}.ts`), {store: storePath});
 
 const FIRST_VIEWS = ["lifelong-first-view.bin", "hsii-first-view.bin", "stss-first-view.bin", "informativebench-first-view.bin", "overview-first-view.bin"];
 const ROWS = ["lifelong-rows.bin", "hsii-rows.bin", "stss-rows.bin", "informativebench-rows.bin"];

@@ -3,27 +3,19 @@
 // Framework runs it alone, a loader with a parameter gets it as Framework
 // passes it, and a loader that fails leaves nothing behind for the build to use.
 
-import {spawn} from "node:child_process";
 import {existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {loaderOfOutput, loaderOutputs, runLoaders, runLoadersOnce} from "../../src/data/site-cache.js";
 import {REPO} from "../helpers/fixtures.js";
+import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempDir, tempStore} from "../helpers/store.js";
 
 const SRC = join(REPO, "src");
 
 /** What a loader writes when run alone, as Framework runs it (`tsx loader.ts [--param=value]`). */
-function runAlone(loader: string, args: string[], env: NodeJS.ProcessEnv): Promise<Buffer> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", loader, ...args], {cwd: REPO, env, stdio: ["ignore", "pipe", "inherit"]});
-    const chunks: Buffer[] = [];
-    child.stdout.on("data", (c: Buffer) => chunks.push(c));
-    child.on("error", fail);
-    child.on("close", (code) => (code === 0 ? done(Buffer.concat(chunks)) : fail(new Error(`${loader} exited with ${code}`))));
-  });
-}
+const runAlone = (loader: string, args: string[], env: NodeJS.ProcessEnv): Promise<Buffer> => runLoaderAlone(loader, {args, env});
 
 describe("finding a loader as Framework does", () => {
   it("maps an output to its loader file, or to a [param] loader with the parameter Framework passes", () => {
