@@ -11,6 +11,7 @@
 import {ParquetFile} from "parquet-wasm/esm";
 import {CODED_COLUMNS, decodeBlock, type CodedRows, type DecodedBlock} from "./compare-coded.js";
 import {SIDE_KEYS, type Side, type SideKey} from "../lib/compare.js";
+import {openRangedBytes, type FetchCount} from "./range-bytes.js";
 
 export const COMPARE_PACK_MAGIC = "SCP1";
 
@@ -37,46 +38,6 @@ const FIRST_READ = 65536;
 /** Below this size a pack is taken whole from a server that ignores range requests; above it the page says which server to use. */
 export const WHOLE_FILE_LIMIT = 32 * 2 ** 20;
 
-type ReadBytes = (start: number, end: number) => Promise<Uint8Array>;
-
-/** What a pack's reader fetched: requests and bytes, for the progress note and the benchmark. */
-export interface FetchCount {
-  requests: number;
-  bytes: number;
-}
-
-const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-
-async function openBytes(url: string, fetchFn: typeof fetch, count: FetchCount): Promise<{read: ReadBytes; first: Uint8Array}> {
-  const response = await fetchFn(url, {headers: {Range: `bytes=0-${FIRST_READ - 1}`}});
-  count.requests++;
-  if (response.status === 206) {
-    const first = new Uint8Array(await response.arrayBuffer());
-    count.bytes += first.length;
-    const read: ReadBytes = async (start, end) => {
-      if (end <= start) return new Uint8Array(0);
-      const r = await fetchFn(url, {headers: {Range: `bytes=${start}-${end - 1}`}});
-      count.requests++;
-      if (r.status !== 206) throw new Error(`expected bytes ${start}–${end - 1} of ${url} (status 206), got status ${r.status} ${r.statusText}`);
-      const bytes = new Uint8Array(await r.arrayBuffer());
-      count.bytes += bytes.length;
-      if (bytes.length !== end - start) throw new Error(`expected ${end - start} bytes at ${start} of ${url}, got ${bytes.length}`);
-      return bytes;
-    };
-    return {read, first};
-  }
-  if (response.status !== 200) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  const length = Number(response.headers.get("content-length"));
-  if (Number.isFinite(length) && length > WHOLE_FILE_LIMIT) {
-    await response.body?.cancel();
-    throw new Error(`This server ignores HTTP range requests, so comparing two sides would download the whole ${mb(length)} rows file. ` +
-      "Serve the site with a server that honours them: `npm run serve` (or `observable preview`, nginx, Caddy, GitHub Pages, Netlify, S3); `python3 -m http.server` does not.");
-  }
-  const whole = new Uint8Array(await response.arrayBuffer());
-  count.bytes += whole.length;
-  return {read: async (start, end) => whole.subarray(start, end), first: whole};
-}
-
 /** Whether a block's rows are on a side (src/lib/compare.ts onSide): each key the side names equals the block's, or the block has none. */
 export function blockOnSide(keys: PackBlockEntry["keys"], side: Side): boolean {
   for (const k of SIDE_KEYS) {
@@ -96,7 +57,10 @@ export interface ComparePack {
 /** Opens the pack at `url`: reads its header now, the blocks a comparison needs when asked (parquet-wasm must be initialised by then). */
 export async function openComparePack(url: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): Promise<ComparePack> {
   const fetched: FetchCount = {requests: 0, bytes: 0};
-  const {read, first} = await openBytes(url, fetchFn, fetched);
+  const {read, first} = await openRangedBytes(url, fetchFn, {
+    firstRead: FIRST_READ, wholeFileLimit: WHOLE_FILE_LIMIT, count: fetched,
+    refusal: (size) => `comparing two sides would download the whole ${size} rows file`,
+  });
   const magic = new TextDecoder().decode(first.subarray(0, 4));
   // A site built before the packs ships Parquet here ("PAR1").
   if (magic !== COMPARE_PACK_MAGIC) throw new Error(`${url} is not a compare pack (starts with ${JSON.stringify(magic)}): rebuild the site`);

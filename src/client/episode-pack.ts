@@ -12,6 +12,10 @@
 //   …  blocks: each part is gzip-compressed JSON, an array of row objects
 // A block's parts lie one after another from its offset.
 
+import {openRangedBytes} from "./range-bytes.js";
+
+export {RangeUnsupportedError} from "./range-bytes.js";
+
 export const PACK_MAGIC = "SVP1";
 
 /** Bytes asked for first: the magic, the header's length and, almost always, the whole header. */
@@ -47,46 +51,6 @@ export const blockOfId = (id: string, blocks: number): number => idHash(id) % bl
 
 export const indexEntryBytes = (parts: number): number => 8 + 4 * parts;
 
-/** Thrown when the server answers a range request with the whole file and the file is too large to take whole. */
-export class RangeUnsupportedError extends Error {}
-
-/** Bytes [start, end) of a file, however the server delivers them. */
-type ReadBytes = (start: number, end: number) => Promise<Uint8Array>;
-
-const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-
-/**
- * Reads from `url` with range requests; when the first answer is the whole
- * file (status 200, the server ignored `Range`), keeps it in memory if it is
- * at most `wholeFileLimit` bytes, else stops with RangeUnsupportedError.
- */
-async function openBytes(url: string, fetchFn: typeof fetch, wholeFileLimit: number): Promise<{read: ReadBytes; first: Uint8Array; ranged: boolean}> {
-  const response = await fetchFn(url, {headers: {Range: `bytes=0-${FIRST_READ - 1}`}});
-  if (response.status === 206) {
-    const first = new Uint8Array(await response.arrayBuffer());
-    const read: ReadBytes = async (start, end) => {
-      if (end <= start) return new Uint8Array(0);
-      const r = await fetchFn(url, {headers: {Range: `bytes=${start}-${end - 1}`}});
-      if (r.status !== 206) throw new Error(`expected bytes ${start}–${end - 1} of ${url} (status 206), got status ${r.status} ${r.statusText}`);
-      const bytes = new Uint8Array(await r.arrayBuffer());
-      if (bytes.length !== end - start) throw new Error(`expected ${end - start} bytes at ${start} of ${url}, got ${bytes.length}`);
-      return bytes;
-    };
-    return {read, first, ranged: true};
-  }
-  if (response.status !== 200) throw new Error(`cannot load ${url}: ${response.status} ${response.statusText}`);
-  const length = Number(response.headers.get("content-length"));
-  if (Number.isFinite(length) && length > wholeFileLimit) {
-    await response.body?.cancel();
-    throw new RangeUnsupportedError(
-      `This server ignores HTTP range requests, so opening one episode would download the whole ${mb(length)} episode file. ` +
-        `Serve the site with a server that honours them: \`npm run serve\` (or \`observable preview\`, nginx, Caddy, GitHub Pages, Netlify, S3); \`python3 -m http.server\` does not.`,
-    );
-  }
-  const whole = new Uint8Array(await response.arrayBuffer());
-  return {read: async (start, end) => whole.subarray(start, end), first: whole, ranged: false};
-}
-
 async function gunzipJson(bytes: Uint8Array): Promise<PackRow[]> {
   const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new DecompressionStream("gzip"));
   return JSON.parse(await new Response(stream).text()) as PackRow[];
@@ -102,7 +66,10 @@ export interface Pack {
 
 /** Opens the pack at `url`: reads its header now, blocks when asked. */
 export async function openPack(url: string, {fetchFn = globalThis.fetch.bind(globalThis), wholeFileLimit = WHOLE_FILE_LIMIT} = {}): Promise<Pack> {
-  const {read, first, ranged} = await openBytes(url, fetchFn, wholeFileLimit);
+  const {read, first, ranged} = await openRangedBytes(url, fetchFn, {
+    firstRead: FIRST_READ, wholeFileLimit,
+    refusal: (size) => `opening one episode would download the whole ${size} episode file`,
+  });
   const magic = new TextDecoder().decode(first.subarray(0, 4));
   if (magic !== PACK_MAGIC) throw new Error(`${url} is not an episode pack (starts with ${JSON.stringify(magic)}, expected "${PACK_MAGIC}")`);
   const headerLength = new DataView(first.buffer, first.byteOffset, first.byteLength).getUint32(4, true);
