@@ -1,6 +1,7 @@
 // A build runs its loaders in two processes side by side (src/data/site-cache.ts
-// runLoaders): the viewer's packs in one, every other loader in the other, so
-// both cores work while the loaders that share a query's result keep one process.
+// runLoaders): the viewer's packs and the agreement loaders in one, every
+// other loader in the other, so both cores work while the loaders that share a
+// query's result keep one process.
 
 import {readFileSync, mkdirSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
@@ -11,10 +12,10 @@ import {tempDir} from "../helpers/store.js";
 describe("splitting a build's loaders into processes", () => {
   const outputs = ["data/agreement-summary.json", "data/compare-rows-sotopia.bin", "data/viewer-episodes.bin", "data/compare-summary.json", "data/viewer-list.bin", "data/tables/episodes.parquet"];
 
-  it("puts the viewer's packs in a process of their own and keeps every list in the order given", () => {
+  it("puts the viewer's packs and the agreement loaders in a process of their own and keeps every list in the order given", () => {
     expect(loaderLanes(outputs, 2)).toEqual([
-      ["data/agreement-summary.json", "data/compare-rows-sotopia.bin", "data/compare-summary.json", "data/tables/episodes.parquet"],
-      ["data/viewer-episodes.bin", "data/viewer-list.bin"],
+      ["data/compare-rows-sotopia.bin", "data/compare-summary.json", "data/tables/episodes.parquet"],
+      ["data/agreement-summary.json", "data/viewer-episodes.bin", "data/viewer-list.bin"],
     ]);
   });
 
