@@ -12,6 +12,7 @@ import {once} from "node:events";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
 import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
+import {SOTOPIA_COMPARE_NUMBERED_LAST, SOTOPIA_COMPARE_STEPS} from "../../loaders/queries/compare.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {COMPARE_PACK_MAGIC, type ComparePackHeader, type PackBlockEntry} from "../client/compare-pack.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
@@ -56,9 +57,19 @@ function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark): Promise<s
       await store.conn.run(`COPY (${typed} FROM (${await redactedQuery(store.conn, `SELECT seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}))
         TO '${file.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
     };
+    if (benchmark === "informativebench") await write(await stageInformativebench(store));
+    // SOTOPIA's rows come numbered in the CLI's order (the file's own order does not matter: every reader orders by seq).
+    else if (benchmark === "sotopia") {
+      // Nor need the join keep the numbered rows' order, which would hold them back in memory.
+      await store.conn.run("SET preserve_insertion_order = false");
+      try {
+        await withStagedQuery(store.conn, {...SOTOPIA_COMPARE_STEPS, last: SOTOPIA_COMPARE_NUMBERED_LAST}, write);
+      } finally {
+        await store.conn.run("RESET preserve_insertion_order");
+      }
+    }
     // row_number() over each ordered query keeps the order the CLI reads the rows in.
-    if (benchmark !== "informativebench") await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
-    else await write(await stageInformativebench(store));
+    else await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
   });
 }
 
