@@ -98,7 +98,7 @@ async function probedBuild(project: string, env: Record<string, string>, log: st
     : [];
   const text = stdout + stderr;
   const loaders: ProcessLine[] = [];
-  for (const [, output, time, peak] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s(?:, peak RSS ([\d.]+) GiB)?/gm)) {
+  for (const [, output, time, peak] of text.matchAll(/^run-loaders: (\S+) done in ([\d.]+) s(?:, [\d.]+ CPU-s)?(?:, peak RSS ([\d.]+) GiB)?/gm)) {
     loaders.push({script: `/src/${output}`, seconds: Number(time), peakRss: Number(peak ?? 0) * 2 ** 30});
   }
   loaders.sort((a, b) => b.seconds - a.seconds);

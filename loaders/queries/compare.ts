@@ -33,6 +33,12 @@ export interface StepwiseQuery {
 export const oneQuery = (q: StepwiseQuery): string =>
   q.steps.length ? `WITH ${q.steps.map((s) => `${s.name} AS (${s.sql})`).join(",\n")}\n${q.last}` : q.last;
 
+/** A SOTOPIA row's columns from a score `v` and its seat `s`. */
+const SOTOPIA_ROW = `v.episode_id, s.task, s.instance,
+       s.scenario AS cluster, v.dimension AS metric, 'continuous' AS kind, v.value::DOUBLE AS value,
+       s.model, v.rater, CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source,
+       NULL::VARCHAR AS setting, NULL::VARCHAR AS memory, NULL::VARCHAR AS cot`;
+
 /**
  * SOTOPIA: the seven dimensions and overall (their mean, for an instance rated
  * on all seven) per (episode, seat, rater, run). A rater's repeated responses
@@ -87,16 +93,33 @@ export const SOTOPIA_COMPARE_STEPS: StepwiseQuery = {
     },
   ],
   last: `
-SELECT v.episode_id, s.task, s.instance,
-       s.scenario AS cluster, v.dimension AS metric, 'continuous' AS kind, v.value::DOUBLE AS value,
-       s.model, v.rater, CASE WHEN v.run_id = '' THEN 'imported' ELSE v.run_id END AS run, v.source,
-       NULL::VARCHAR AS setting, NULL::VARCHAR AS memory, NULL::VARCHAR AS cot
+SELECT ${SOTOPIA_ROW}
 FROM (SELECT * FROM compare_sotopia_scored UNION ALL BY NAME SELECT * FROM compare_sotopia_overall) v
 JOIN compare_sotopia_keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
 LEFT JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = v.dimension
 ORDER BY coalesce(d.ord, 1000), v.episode_id, s.agent, v.rater, v.run_id
 `,
 };
+
+/**
+ * The last query of SOTOPIA_COMPARE_STEPS, unordered, with each row's place in
+ * its order as seq (1, 2, …). The scores are numbered before the seats' texts
+ * join them, so the sort carries a few short columns, not the task and
+ * instance texts: at a million episodes the last query's sort of 18M wide rows
+ * spilled, and took 134 of the rows' 184 CPU-s under the loaders' 1 GiB.
+ */
+export const SOTOPIA_COMPARE_NUMBERED_LAST = `
+WITH numbered AS (
+  SELECT row_number() OVER (ORDER BY coalesce(d.ord, 1000), v.episode_id, v.agent, v.rater, v.run_id) AS seq, v.*
+  FROM (SELECT * FROM compare_sotopia_scored UNION ALL BY NAME SELECT * FROM compare_sotopia_overall) v
+  -- Only the scores of a seat are rows, as the last query's join keeps them.
+  SEMI JOIN compare_sotopia_keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
+  LEFT JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = v.dimension
+)
+SELECT v.seq, ${SOTOPIA_ROW}
+FROM numbered v
+JOIN compare_sotopia_keyed s ON s.episode_id = v.episode_id AND s.agent = v.agent
+`;
 
 /** The SOTOPIA rows as one query (what the steps compute, in the same order). */
 export const SOTOPIA_COMPARE_SQL = oneQuery(SOTOPIA_COMPARE_STEPS);

@@ -38,10 +38,10 @@ export function storeFingerprint(storePath: string): string {
 /**
  * Environment variables that change what loaders or pages produce: every
  * SOCIOMETER_* and OBSERVABLE_* variable, except those that change only how a
- * build runs: whether loaders share a process, how long a loader waits for a
- * lock, and DuckDB's memory cap, which decides whether a loader finishes, not
- * what it writes (a 1M build given 4 GiB once must not rerun every loader
- * after). SOCIOMETER_DB is left out because the store's fingerprint names the
+ * build runs: whether loaders share a process and how many such processes run
+ * side by side, how long a loader waits for a lock, and DuckDB's memory cap,
+ * which decides whether a loader finishes, not what it writes (a 1M build
+ * given 4 GiB once must not rerun every loader after). SOCIOMETER_DB is left out because the store's fingerprint names the
  * store (and a build points it at its own snapshot). Other variables
  * (OPENAI_*, …) are read by the CLI, never by a loader or page; a test checks
  * that every variable src/ and loaders/ read is either covered or listed there.
@@ -52,6 +52,7 @@ export const ENV_NOT_AFFECTING_OUTPUT = new Set([
   "SOCIOMETER_SHARED_LOADERS",
   "SOCIOMETER_LOADER_PROBE",
   "SOCIOMETER_LOADER_MEMORY",
+  "SOCIOMETER_LOADER_PROCESSES",
   "SOCIOMETER_LOCK_WAIT_SECONDS",
   "OBSERVABLE_TELEMETRY_DISABLE",
   "OBSERVABLE_TELEMETRY_DEBUG",

@@ -1,7 +1,7 @@
 // The Compare page's rows (the rows `sociometer compare` reads: loaders/cli/
-// compare.ts readCompareRows), staged once per loader process in a temporary
-// table with the benchmark and their order (seq), text redacted as in every
-// page data file. Read by one loader per benchmark (compare-rows-<benchmark>
+// compare.ts readCompareRows), staged once per build process in a Parquet file
+// per benchmark with their order (seq), text redacted as in every page data
+// file. Read by one loader per benchmark (compare-rows-<benchmark>
 // .parquet, fetched by the page's worker only for the benchmark it compares)
 // and by compare-summary.json (the choices and the first view).
 
@@ -12,37 +12,71 @@ import {once} from "node:events";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
 import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
+import {SOTOPIA_COMPARE_NUMBERED_LAST, SOTOPIA_COMPARE_STEPS} from "../../loaders/queries/compare.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {COMPARE_PACK_MAGIC, type ComparePackHeader, type PackBlockEntry} from "../client/compare-pack.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
 import {redactedQuery} from "./redaction.js";
+import {sharedFile} from "./shared-query.js";
 import {withStore} from "./store.js";
 
 /** The columns of a compare row (src/lib/compare.ts CompareRow), in the files' order. */
 export const COMPARE_COLUMNS = ["episode_id", "task", "instance", "cluster", "metric", "kind", "value", ...SIDE_KEYS] as const;
 
+/** The SQL type each compare column is shipped as. */
+const columnType = (c: string) => (c === "value" ? "DOUBLE" : "VARCHAR");
+
 /**
- * Creates TEMP TABLE compare_rows (benchmark, seq, COMPARE_COLUMNS) holding
- * the rows of `benchmarks`, redacted: one benchmark at a time, each with its
- * rows' query staged in steps (loaders/cli/compare-stage.ts) as the CLI runs it.
+ * Creates TEMP VIEW compare_rows (benchmark, seq, COMPARE_COLUMNS) over the
+ * redacted rows of `benchmarks` (benchmarkRowsFile). In a build the rows of a
+ * benchmark are staged once and read by its pack's loader and by
+ * compare-summary.json both (at a million episodes the SOTOPIA staging was
+ * most of either loader's CPU).
  */
 export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[]): Promise<void> {
-  const columns = COMPARE_COLUMNS.map((c) => `${c} ${c === "value" ? "DOUBLE" : "VARCHAR"}`).join(", ");
-  await store.conn.run(`CREATE TEMP TABLE compare_rows (benchmark VARCHAR, seq BIGINT, ${columns})`);
-  const insert = async (benchmark: CompareBenchmark, sql: string) =>
-    // Benchmark names come from COMPARE_BENCHMARKS, never from input.
-    store.conn.run(`INSERT INTO compare_rows BY NAME ${await redactedQuery(store.conn, `SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}`);
+  const parts: string[] = [];
   for (const benchmark of benchmarks) {
-    // row_number() over each ordered query keeps the order the CLI reads the rows in.
-    if (benchmark !== "informativebench") await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => insert(benchmark, `SELECT row_number() OVER () AS seq, * FROM (${sql})`));
-    else await insert(benchmark, await stageInformativebench(store));
+    const file = await benchmarkRowsFile(store, benchmark);
+    // Benchmark names come from COMPARE_BENCHMARKS, never from input; the file's path from this process's own folder.
+    parts.push(`SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM read_parquet('${file.replaceAll("'", "''")}')`);
   }
+  const none = `SELECT NULL::VARCHAR AS benchmark, NULL::BIGINT AS seq, ${COMPARE_COLUMNS.map((c) => `NULL::${columnType(c)} AS ${c}`).join(", ")} WHERE false`;
+  await store.conn.run(`CREATE OR REPLACE TEMP VIEW compare_rows AS ${parts.length ? parts.join("\nUNION ALL\n") : none}`);
+}
+
+/**
+ * A Parquet file of one benchmark's compare rows (seq, COMPARE_COLUMNS), in
+ * the order the CLI reads them (seq), text redacted as in every page data
+ * file: each with its rows' query staged in steps (loaders/cli/compare-stage.ts)
+ * as the CLI runs it. Made once per process and store (src/data/shared-query.ts).
+ */
+function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark): Promise<string> {
+  return sharedFile(`compare rows\u0000${benchmark}`, async (file) => {
+    const write = async (sql: string) => {
+      const typed = `SELECT seq::BIGINT AS seq, ${COMPARE_COLUMNS.map((c) => `${c}::${columnType(c)} AS ${c}`).join(", ")}`;
+      await store.conn.run(`COPY (${typed} FROM (${await redactedQuery(store.conn, `SELECT seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}))
+        TO '${file.replaceAll("'", "''")}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 100000)`);
+    };
+    if (benchmark === "informativebench") await write(await stageInformativebench(store));
+    // SOTOPIA's rows come numbered in the CLI's order (the file's own order does not matter: every reader orders by seq).
+    else if (benchmark === "sotopia") {
+      // Nor need the join keep the numbered rows' order, which would hold them back in memory.
+      await store.conn.run("SET preserve_insertion_order = false");
+      try {
+        await withStagedQuery(store.conn, {...SOTOPIA_COMPARE_STEPS, last: SOTOPIA_COMPARE_NUMBERED_LAST}, write);
+      } finally {
+        await store.conn.run("RESET preserve_insertion_order");
+      }
+    }
+    // row_number() over each ordered query keeps the order the CLI reads the rows in.
+    else await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
+  });
 }
 
 /** InformativeBench rows are scored by the metric library, not SQL: they pass through a temporary table, whose query this returns. */
 async function stageInformativebench(store: Store): Promise<string> {
   const ib = await readCompareRows(store, "informativebench");
-  await store.conn.run(`CREATE TEMP TABLE ib_compare (seq BIGINT, ${COMPARE_COLUMNS.map((c) => `${c} ${c === "value" ? "DOUBLE" : "VARCHAR"}`).join(", ")})`);
+  await store.conn.run(`CREATE OR REPLACE TEMP TABLE ib_compare (seq BIGINT, ${COMPARE_COLUMNS.map((c) => `${c} ${columnType(c)}`).join(", ")})`);
   const appender = await store.conn.createAppender("ib_compare", "main", "temp");
   ib.forEach((r, i) => {
     appender.appendBigInt(BigInt(i + 1));

@@ -91,9 +91,12 @@ for (const output of outputs) {
   const start = performance.now();
   mkdirSync(dirname(join(root, ".observablehq", "cache", output)), {recursive: true});
   const own = restartPeakRss();
+  // The process's CPU (DuckDB's threads included) while this loader ran: with another process beside it, its wall time says little.
+  const cpuBefore = process.cpuUsage();
   const ok = await runInto(output);
   if (!ok) failed++;
+  const cpu = process.cpuUsage(cpuBefore);
   const peak = `${(peakRss() / 2 ** 30).toFixed(2)} GiB${own ? "" : " (the process's so far)"}`;
-  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s, peak RSS ${peak}`);
+  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU-s, peak RSS ${peak}`);
 }
 process.exitCode = failed ? 1 : 0;

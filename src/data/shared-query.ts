@@ -49,14 +49,21 @@ function resultFolder(): string {
  * byte for byte: the same query through the same writer (exportQuery).
  */
 export function sharedResult(store: Store, sql: string): Promise<string> {
-  const key = `${storeVersion()}\u0000${sql}`;
+  return sharedFile(`query\u0000${sql}`, async (file) => exportQuery(store.conn, await redactedQuery(store.conn, sql), file, "parquet"));
+}
+
+/**
+ * The path of a Parquet file that `make` writes (given the path) for `name`
+ * over the store as it is now, made by the first caller in this process and
+ * reused by the others while the store is unchanged. `make` writes only what
+ * the site may ship (key-shaped text redacted).
+ */
+export function sharedFile(name: string, make: (file: string) => Promise<void>): Promise<string> {
+  const key = `${storeVersion()}\u0000${name}`;
   let result = results.get(key);
   if (!result) {
     const file = join(resultFolder(), `${results.size}.parquet`);
-    result = redactedQuery(store.conn, sql).then(async (redacted) => {
-      await exportQuery(store.conn, redacted, file, "parquet");
-      return file;
-    });
+    result = make(file).then(() => file);
     // A failed query is not remembered: the next caller runs it again and reports its own error.
     result.catch(() => results.delete(key));
     results.set(key, result);
