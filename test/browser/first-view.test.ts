@@ -175,7 +175,7 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       "/lifelong": ["lifelong-rows", "[data-testid='failure-options']"],
       "/hsii": ["hsii-rows", "[data-testid='cot-options']"],
       "/stss": ["stss-rows", "[data-testid='stss-options']"],
-      "/informativebench": ["informativebench-rows", "[data-testid='ib-gold']"],
+      "/informativebench": ["informativebench-rows", "[data-testid='ib-question-count']"],
     };
     for (const [path, [pack, selector]] of Object.entries(later)) {
       const {page, requested, problems} = await openFirstView(path);

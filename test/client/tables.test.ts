@@ -13,7 +13,7 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
 import {hsiiData, readHsiiFirstView, tableBeforeRows} from "../../src/client/hsii.js";
-import {ibTableBeforeRows, ibView, informativeBenchData, readIbFirstView} from "../../src/client/informativebench.js";
+import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
 import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
@@ -55,7 +55,7 @@ type TableName = keyof typeof LOADERS;
  * over tasks, LIFELONG-SOTOPIA's per chain index and its raters, the overview's
  * files grouped, and the overview without or with only its files.
  */
-type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first";
+type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first" | "ib_scores";
 
 /** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
 const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
@@ -70,7 +70,7 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
   "stss-rows": ["stss_conversations", "stss_runs"],
   "informativebench-first-view": ["ib_first", "overview"],
-  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules"],
+  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "ib_scores"],
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
@@ -209,7 +209,7 @@ describe("first-view packs", () => {
       expect(Object.keys(tables), pack).toEqual(names);
       for (const name of names) {
         // The LIFELONG summaries and the default views are held to the library's own results below.
-        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first") continue;
+        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first" || name === "ib_scores") continue;
         const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats)
           : name === "source_groups" ? sourceGroupsOf(decoded.overview)
           : name === "sources" ? decoded.overview.filter((r) => r.section === "source")
@@ -393,8 +393,52 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(first.results).toBe(2336);
     expect(first.table).toEqual(ibView(data, DEFAULT_IB_OPTIONS).table);
     expect(first.table.cells.length).toBeGreaterThan(0);
-    expect(ibTableBeforeRows(first, DEFAULT_IB_OPTIONS)).toBe(first.table);
-    expect(ibTableBeforeRows(first, {...DEFAULT_IB_OPTIONS, match: "contains"})).toBeNull();
+    expect(ibLookup(first.views, DEFAULT_IB_OPTIONS).table).toEqual(first.table);
+  });
+
+  it("InformativeBench's option views: Table 3, ablations and gold checks for all 32 choices of match, records, base and verifier, as the library computes them from the SQL path's rows", async () => {
+    const first = readIbFirstView(decodePack(new Uint8Array(packs.get("informativebench-first-view")!)) as never);
+    const data = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    let compared = 0;
+    for (const match of IB_CHOICES.match) for (const settings of IB_CHOICES.settings) for (const base of IB_CHOICES.base) {
+      for (const easy of IB_CHOICES.easy) for (const fixed of IB_CHOICES.fixed) {
+        const o = {...DEFAULT_IB_OPTIONS, match, settings, base, verifier: {easy, fixed}};
+        const expected = ibView(data, o);
+        const looked = ibLookup(first.views, o);
+        expect(looked.table, `${match} ${settings} ${base}`).toEqual(expected.table);
+        expect(looked.ablations, `${match} ${base}`).toEqual(expected.ablations);
+        expect(looked.gold, `${easy} ${fixed}`).toEqual(expected.gold);
+        compared++;
+      }
+    }
+    expect(compared).toBe(32);
+    // The choices differ: contains finds more right answers than exact somewhere, and another base changes the ablations.
+    expect(ibLookup(first.views, {...DEFAULT_IB_OPTIONS, match: "contains"}).table).not.toEqual(first.table);
+    for (const match of IB_CHOICES.match) {
+      const o = {...DEFAULT_IB_OPTIONS, match};
+      expect(infoNavLookup(first.views, o, []), match).toEqual(infoNavView(data, ibView(data, o).scored, o, []));
+    }
+    expect(infoNavLookup(first.views, {...DEFAULT_IB_OPTIONS, rightAt: 0.5}, [])).toBeNull();
+    expect(infoNavLookup(first.views, DEFAULT_IB_OPTIONS, [data.models[0]!])).toBeNull();
+    expect(() => ibLookup(first.views, {...DEFAULT_IB_OPTIONS, base: "given"})).toThrow(
+      "data/informativebench-first-view.bin: no view for match exact, records majority, base given, verifier pooled/sleep; rebuild the site");
+  });
+
+  it("InformativeBench's rows carry each record's score under both matches, as the library scores the SQL path's rows", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("informativebench-rows")!), "informativebench-rows");
+    const data = informativeBenchData(tables as never);
+    const shipped = scoredByMatch(data, tables.ib_scores!);
+    const sqlData = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    expect(tables.ib_scores).toHaveLength(2336);
+    for (const match of IB_CHOICES.match) expect(shipped[match], match).toEqual(ibView(sqlData, {...DEFAULT_IB_OPTIONS, match}).scored);
+    expect(shipped.contains.filter((r, i) => r.score !== shipped.exact[i]!.score).length).toBeGreaterThan(0);
+    expect(() => scoredByMatch(data, tables.ib_scores!.slice(1))).toThrow("data/informativebench-rows.bin: 2335 score rows for 2336 records; rebuild the site");
   });
 
   it("InformativeBench: results, plan updates, consensus steps and schedules in the SQL order", async () => {
