@@ -17,7 +17,7 @@ import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBen
 import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
-import {readStssFirstView, stssData, table3BeforeRows} from "../../src/client/stss.js";
+import {languageLookup, languageOptionsText, mismatchWarning, readStssFirstView, stssData, stssRuns, table4Lookup} from "../../src/client/stss.js";
 import {decodeParquetRows} from "../../src/client/parquet.js";
 import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
 import {hsiiByModel} from "../../src/lib/hsii.js";
@@ -25,7 +25,8 @@ import {DEFAULT_IB_OPTIONS} from "../../src/lib/informativebench.js";
 import {curves, harderStarts, type LifelongInstance} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
-import {table3} from "../../src/lib/stss.js";
+import {APPOINTMENT_PARTNERS, conditionFailures, LEVELS, table3, taskSummaries} from "../../src/lib/stss.js";
+import {HELP_ORDER_RULES, INITIATOR_RULES, table4} from "../../src/lib/stss-action.js";
 import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
 
@@ -68,7 +69,7 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "hsii-first-view": ["hsii_first", "overview"],
   "hsii-rows": ["hsii_cases", "hsii_cot"],
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
-  "stss-rows": ["stss_conversations", "stss_runs"],
+  "stss-rows": ["stss_runs"],
   "informativebench-first-view": ["ib_first", "overview"],
   "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "ib_scores"],
 };
@@ -380,8 +381,45 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const lang = {verdicts: {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
     expect(first.t3).toEqual(table3(data.conversations, lang));
     expect(first.t3.length).toBeGreaterThan(0);
-    expect(table3BeforeRows(first, lang)).toBe(first.t3);
-    expect(table3BeforeRows(first, {...lang, appointmentPartners: "all"})).toBeNull();
+    expect(languageLookup(first.views, lang).t3).toEqual(first.t3);
+  });
+
+  it("STSS's option views: every table over conversations for each verdict set, partner rule and level, and Table 4 for each of its 8 choices, as the library computes them from the SQL path's rows", async () => {
+    const first = readStssFirstView(decodePack(new Uint8Array(packs.get("stss-first-view")!)) as never);
+    const data = stssData({...decoded, stss_conversations: await query("SELECT * FROM stss_conversations"), stss_runs: await query("SELECT * FROM stss_runs")});
+    const rows = data.conversations;
+    const defaultSet = data.verdictSets[0]!;
+    let compared = 0;
+    for (const s of data.verdictSets) {
+      for (const appointmentPartners of APPOINTMENT_PARTNERS) {
+        const lang = {verdicts: {rater: s.rater, run_id: s.run_id}, appointmentPartners};
+        const view = languageLookup(first.views, lang);
+        expect(view.t3).toEqual(table3(rows, lang));
+        expect(view.warning).toBe(mismatchWarning(rows, lang));
+        expect(view.optionsText).toBe(languageOptionsText(rows, {...lang, defaultSet}));
+        for (const level of LEVELS) {
+          expect(view.levels[level].failuresByType).toEqual(conditionFailures(rows, {...lang, level, by: "type"}));
+          expect(view.levels[level].failuresByTask).toEqual(conditionFailures(rows, {...lang, level, by: "task"}));
+          expect(view.levels[level].tasks).toEqual(taskSummaries(rows, {...lang, level}));
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBe(2 * data.verdictSets.length);
+    const set = {rater: defaultSet.rater, run_id: defaultSet.run_id};
+    expect(languageLookup(first.views, {verdicts: set, appointmentPartners: "all"}).t3).not.toEqual(first.t3);
+    for (const convRatio of ["mean", "pooled"] as const) for (const initiator of INITIATOR_RULES) for (const helpOrder of HELP_ORDER_RULES) {
+      expect(table4Lookup(first.views, convRatio, {initiator, helpOrder})).toEqual(table4(data.runs, {convRatio, rules: {initiator, helpOrder}}));
+    }
+    expect(first.views.modelChoices).toEqual([...new Set(rows.map((r) => `${r.model} · ${r.architecture}`))]);
+    expect(() => languageLookup(first.views, {verdicts: {rater: "nobody", run_id: ""}, appointmentPartners: "target"})).toThrow(
+      "data/stss-first-view.bin: no view for verdicts nobody · imported, partners target; rebuild the site");
+  });
+
+  it("STSS's rows pack holds the simulation runs alone, in the SQL order: the conversations stay at build time", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("stss-rows")!), "stss-rows");
+    expect(Object.keys(tables)).toEqual(["stss_runs"]);
+    expect(stssRuns(tables as never)).toEqual(await query("SELECT * FROM stss_runs ORDER BY model, architecture, task_id, run_label"));
   });
 
   it("InformativeBench's first view: Table 3 under the default options, as the library computes it from the SQL path's rows", async () => {
