@@ -3,7 +3,7 @@
 // CLI's `report hsii` and `report cot` do): judges, the options sentence and
 // the COT rows per model.
 
-import {cotSummary, hsiiByModel, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
+import {cotSummary, hsiiByModel, hsiiScore, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
 import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/hsii-cot.parquet: one (episode, COT variant). */
@@ -27,10 +27,13 @@ export interface HsiiData {
 /** The page's data from its decoded tables, in the order the SQL path gave them. */
 export function hsiiData(tables: Tables<"hsii_cases" | "hsii_cot">): HsiiData {
   const cases = orderBy(tables.hsii_cases as unknown as HsiiCaseRow[], ["model", "case_id", "cot", "rater"]);
-  const cot = orderBy(tables.hsii_cot as unknown as CotRow[], ["model", "case_id", "episode_id", "variant"]);
+  const cot = hsiiCot(tables);
   const raters = [...new Set(cases.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
   return {cases, cot, raters};
 }
+
+/** The COT rounds in the SQL's order: what the page reads after its first view. */
+export const hsiiCot = (tables: Tables<"hsii_cot">): CotRow[] => orderBy(tables.hsii_cot as unknown as CotRow[], ["model", "case_id", "episode_id", "variant"]);
 
 export type CotFilter = "both" | "with" | "without";
 
@@ -80,28 +83,60 @@ export interface HsiiPageOptions {
 export const defaultHsiiOptions = (raters: readonly string[]): HsiiPageOptions =>
   ({rater: raters[0] ?? null, policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
 
-/** What the first view draws (hsii-first-view.bin), bounded by models: Table 1 under the default options, and the inputs' choices. */
+type HsiiTable = ReturnType<typeof hsiiByModel>;
+const POLICIES: readonly WinPolicy[] = ["mean", "strict", "first"];
+const COT_FILTERS: readonly CotFilter[] = ["both", "without", "with"];
+const countsKey = (o: Pick<HsiiPageOptions, "rater" | "policy" | "cot">) => JSON.stringify([o.rater, o.policy, o.cot]);
+
+/**
+ * Table 1 per model and per model and cluster for every judge, win policy and
+ * runs filter, computed at build time by hsiiByModel (bounded by judges, models
+ * and clusters). The formula and the weights only combine a row's rates
+ * (hsiiScore), so the page re-scores these rows and never reads a case row:
+ * every change of the options above Table 1 is a lookup.
+ */
+export interface HsiiOptionViews {
+  byModel: Record<string, HsiiTable>;
+  byCluster: Record<string, HsiiTable>;
+}
+
+/** Every option view from the page's data. */
+export function hsiiOptionViews(data: HsiiData): HsiiOptionViews {
+  const views: HsiiOptionViews = {byModel: {}, byCluster: {}};
+  for (const rater of data.raters.length ? data.raters : [null]) {
+    for (const policy of POLICIES) {
+      for (const cot of COT_FILTERS) {
+        const o = {rater, policy, cot: cotOption(cot)};
+        views.byModel[countsKey({rater, policy, cot})] = hsiiByModel(data.cases, o);
+        views.byCluster[countsKey({rater, policy, cot})] = hsiiByModel(data.cases, {...o, by: "cluster"});
+      }
+    }
+  }
+  return views;
+}
+
+/** Table 1 (per model, or per model and cluster) for the page's options: the looked-up rows scored by the chosen formula and weights, as hsiiByModel scores them. */
+export function hsiiLookup(views: HsiiOptionViews, options: HsiiPageOptions, by?: "cluster"): HsiiTable {
+  const rows = (by === "cluster" ? views.byCluster : views.byModel)[countsKey(options)];
+  if (!rows) throw new Error(`data/hsii-first-view.bin: no Table 1 for judge ${options.rater ?? "none"}, policy ${options.policy}, runs ${options.cot}; rebuild the site`);
+  return rows.map((r) => ({...r, score: hsiiScore(r, options.formula, options.weights)}));
+}
+
+/** What the first view draws (hsii-first-view.bin), bounded by models: Table 1 under the default options, the inputs' choices, and Table 1 for every other choice. */
 export interface HsiiFirstView {
   cases: number;
   cot: number;
   raters: string[];
   options: HsiiPageOptions;
-  table: ReturnType<typeof hsiiByModel>;
+  table: HsiiTable;
+  views: HsiiOptionViews;
 }
 
 /** The first view from the page's data, computed at build time by the same functions the page runs. */
 export function hsiiFirstView(data: HsiiData): HsiiFirstView {
   const options = defaultHsiiOptions(data.raters);
   const table = hsiiByModel(data.cases, {rater: options.rater, policy: options.policy, formula: options.formula, weights: options.weights, cot: cotOption(options.cot)});
-  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table};
+  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table, views: hsiiOptionViews(data)};
 }
 
 export const readHsiiFirstView = (tables: Tables<"hsii_first">): HsiiFirstView => decodeView<HsiiFirstView>(tables.hsii_first, "data/hsii-first-view.bin");
-
-/** Table 1 for `options` before the case rows have come: the first view's when they are its options, else null (still loading). */
-export function tableBeforeRows(first: HsiiFirstView, options: HsiiPageOptions): HsiiFirstView["table"] | null {
-  const o = first.options;
-  const same = o.rater === options.rater && o.policy === options.policy && o.formula === options.formula && o.cot === options.cot &&
-    o.weights.alpha === options.weights.alpha && o.weights.beta === options.weights.beta && o.weights.gamma === options.weights.gamma;
-  return same ? first.table : null;
-}

@@ -12,7 +12,7 @@ import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {hsiiData, readHsiiFirstView, tableBeforeRows} from "../../src/client/hsii.js";
+import {hsiiCot, hsiiData, hsiiLookup, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
 import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
@@ -67,7 +67,7 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
   "lifelong-rows": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures"],
   "hsii-first-view": ["hsii_first", "overview"],
-  "hsii-rows": ["hsii_cases", "hsii_cot"],
+  "hsii-rows": ["hsii_cot"],
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
   "stss-rows": ["stss_runs"],
   "informativebench-first-view": ["ib_first", "overview"],
@@ -367,8 +367,28 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(first.options).toEqual({rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
     expect(first.table).toEqual(hsiiByModel(cases as never, {rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}}));
     expect(first.table.find((r) => r.model === "gpt-4")).toMatchObject({n: 120, n1: 92, n2: 67, r1: 92 / 120, r2: 67 / 92});
-    expect(tableBeforeRows(first, first.options)).toBe(first.table);
-    expect(tableBeforeRows(first, {...first.options, policy: "strict"})).toBeNull();
+    expect(hsiiLookup(first.views, first.options)).toEqual(first.table);
+  });
+
+  it("HSII's option views: Table 1 per model and per cluster for each policy, runs filter, formula and weights, as the library computes it from the SQL path's rows", async () => {
+    const first = readHsiiFirstView(decodePack(new Uint8Array(packs.get("hsii-first-view")!)) as never);
+    const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+    const cotOf = {both: undefined, with: true, without: false} as const;
+    let compared = 0;
+    for (const policy of ["mean", "strict", "first"] as const) for (const cot of ["both", "with", "without"] as const) {
+      for (const [formula, weights] of [["eq1", {alpha: 1, beta: 1, gamma: 1}], ["eq1", {alpha: 0.3, beta: 2.5, gamma: 0.05}], ["table1", {alpha: 1, beta: 1, gamma: 1}]] as const) {
+        const o = {rater: "gpt-4", policy, formula, weights, cot};
+        const lib = {rater: "gpt-4", policy, formula, weights, cot: cotOf[cot]};
+        expect(hsiiLookup(first.views, o), `${policy} ${cot} ${formula}`).toEqual(hsiiByModel(cases as never, lib));
+        expect(hsiiLookup(first.views, o, "cluster"), `${policy} ${cot} ${formula} by cluster`).toEqual(hsiiByModel(cases as never, {...lib, by: "cluster"}));
+        compared++;
+      }
+    }
+    expect(compared).toBe(27);
+    expect(hsiiLookup(first.views, {...first.options, policy: "strict"})).not.toEqual(first.table);
+    expect(() => hsiiLookup(first.views, {...first.options, rater: "nobody"})).toThrow("data/hsii-first-view.bin: no Table 1 for judge nobody, policy mean, runs both; rebuild the site");
+    const rowsPack = decodePack(new Uint8Array(packs.get("hsii-rows")!), "hsii-rows");
+    expect(hsiiCot(rowsPack as never)).toEqual(await query("SELECT * FROM hsii_cot ORDER BY model, case_id, episode_id, variant"));
   });
 
   it("STSS's first view: Table 3 under the default verdict set and partners, as the library computes it from the SQL path's rows", async () => {
