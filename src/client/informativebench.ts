@@ -150,14 +150,19 @@ export interface IbRecordScores {
   problem_contains: (string | null)[];
 }
 
+/** Records scored at a time by recordScores: each scored record is a copy of its row, so scoring all at once held a second copy of every record. */
+const SCORE_CHUNK = 10_000;
+
 /** The scores of every record of `data` under both matches. */
 export function recordScores(data: IbData): IbRecordScores {
   const out: IbRecordScores = {score_exact: [], problem_exact: [], score_contains: [], problem_contains: []};
   for (const match of IB_CHOICES.match) {
     const scores = out[`score_${match}`], problems = out[`problem_${match}`];
-    for (const r of scoreRows(data.results, {match, schedules: data.stored})) {
-      scores.push(r.score);
-      problems.push(r.problem);
+    for (let start = 0; start < data.results.length; start += SCORE_CHUNK) {
+      for (const r of scoreRows(data.results.slice(start, start + SCORE_CHUNK), {match, schedules: data.stored})) {
+        scores.push(r.score);
+        problems.push(r.problem);
+      }
     }
   }
   return out;
