@@ -6,7 +6,7 @@
 
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
 import {confusion, curvePoint, instancePenalisedBel, meanSd, validation, type BandKind, type CurveRow, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
-import {moments, type Moments, type VarianceKind} from "../lib/stats.js";
+import {emptyMoments, moments, type Moments, type VarianceKind} from "../lib/stats.js";
 import {orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
@@ -235,6 +235,33 @@ export function rangeTable(instances: readonly LifelongInstance[], {rater, from,
   }
   return [...groups.values()]
     .map((g) => ({model: g.model, memory_mode: g.memory_mode, bel: meanSd(moments(g.bel), variance), goal: meanSd(moments(g.goal), variance), penalised: meanSd(moments(g.penalised), variance)}))
+    .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode));
+}
+
+/**
+ * rangeTable from the first view's per-group statistics (counts, sums and sums
+ * of squares per chain index, summed over the indices from..to): the same rows
+ * with no instance read, so moving the range is a lookup at any store size.
+ * Scores are whole numbers, so the sums are exact either way.
+ */
+export function rangeTableFromGroups(groups: readonly LifelongGroup[], {rater, from, to, variance}: {rater: string; from: number; to: number; variance: VarianceKind}): RangeRow[] {
+  const sums = new Map<string, {model: string; memory_mode: string; bel: Moments; goal: Moments; penalised: Moments}>();
+  const add = (m: Moments, n: number, sum: number, sumSq: number) => {
+    m.n += n;
+    m.sum += sum;
+    m.sumSq += sumSq;
+  };
+  for (const g of groups) {
+    if (g.rater !== rater || g.chain_index < from || g.chain_index > to) continue;
+    const key = `${g.model}\u0000${g.memory_mode}`;
+    let s = sums.get(key);
+    if (!s) sums.set(key, (s = {model: g.model, memory_mode: g.memory_mode, bel: emptyMoments(), goal: emptyMoments(), penalised: emptyMoments()}));
+    add(s.bel, g.bel_n, g.bel_sum, g.bel_sum_sq);
+    add(s.goal, g.goal_n, g.goal_sum, g.goal_sum_sq);
+    add(s.penalised, g.penalised_n, g.penalised_sum, g.penalised_sum_sq);
+  }
+  return Array.from(sums.values())
+    .map((s) => ({model: s.model, memory_mode: s.memory_mode, bel: meanSd(s.bel, variance), goal: meanSd(s.goal, variance), penalised: meanSd(s.penalised, variance)}))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode));
 }
 

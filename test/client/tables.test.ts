@@ -14,7 +14,7 @@ import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
 import {hsiiCot, hsiiData, hsiiLookup, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
-import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
+import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters, rangeTable, rangeTableFromGroups} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
 import {languageLookup, languageOptionsText, mismatchWarning, readStssFirstView, stssData, stssRuns, table4Lookup} from "../../src/client/stss.js";
@@ -319,6 +319,23 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
       expect(harderStartsFromGroups(first.groups, rater)).toEqual(harderStarts(instances.filter((i) => i.rater === rater)));
     }
     expect(harderStartsFromGroups(first.groups, "gpt-4").get("gpt-4o\u0000full")).toBe(41);
+  });
+
+  it("LIFELONG-SOTOPIA's range table from the first view's groups: every rater, both sds and a set of index ranges give the rows rangeTable gives from the instances", async () => {
+    const first = lifelongFirstView(decodePack(new Uint8Array(packs.get("lifelong-first-view")!)) as never);
+    const instances = (await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater")) as never as LifelongInstance[];
+    let compared = 0;
+    for (const {rater} of first.raters) for (const variance of ["sample", "population"] as const) {
+      for (const [from, to] of [[1, 45], [1, 1], [3, 7], [20, 45], [45, 45], [44, 60]]) {
+        const expected = rangeTable(instances, {rater, from: from!, to: to!, variance});
+        expect(roundedDeep(rangeTableFromGroups(first.groups, {rater, from: from!, to: to!, variance})), `${rater} ${variance} ${from}-${to}`).toEqual(roundedDeep(expected));
+        compared++;
+      }
+    }
+    expect(compared).toBe(24);
+    const whole = rangeTableFromGroups(first.groups, {rater: "gpt-4", from: 1, to: 45, variance: "sample"});
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.reduce((n, r) => n + r.bel.n, 0)).toBe(instances.filter((i) => i.rater === "gpt-4" && i.bel !== null).length);
   });
 
   it("the overview's files come grouped: 10 sample files in 9 (benchmark, format) groups; the list of files is its own pack", () => {
