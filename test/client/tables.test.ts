@@ -14,7 +14,10 @@ import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
 import {hsiiCot, hsiiData, hsiiLookup, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
-import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters, rangeTable, rangeTableFromGroups} from "../../src/client/lifelong.js";
+import {
+  checkpointFailures, curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters, loggedBelCheck, rangeTable, rangeTableFromGroups, readLifelongRowViews,
+  validationLookup, validationRaters, validationRows,
+} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
 import {languageLookup, languageOptionsText, mismatchWarning, readStssFirstView, stssData, stssRuns, table4Lookup} from "../../src/client/stss.js";
@@ -56,7 +59,7 @@ type TableName = keyof typeof LOADERS;
  * over tasks, LIFELONG-SOTOPIA's per chain index and its raters, the overview's
  * files grouped, and the overview without or with only its files.
  */
-type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first" | "ib_scores";
+type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first" | "ib_scores" | "lifelong_views";
 
 /** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
 const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
@@ -65,7 +68,7 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "sotopia-first-view": ["sotopia_groups", "words_per_turn", "overview"],
   "sotopia-by-task": ["sotopia_stats", "sotopia_tasks"],
   "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
-  "lifelong-rows": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures"],
+  "lifelong-rows": ["checkpoint_failures", "lifelong_views"],
   "hsii-first-view": ["hsii_first", "overview"],
   "hsii-rows": ["hsii_cot"],
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
@@ -210,7 +213,7 @@ describe("first-view packs", () => {
       expect(Object.keys(tables), pack).toEqual(names);
       for (const name of names) {
         // The LIFELONG summaries and the default views are held to the library's own results below.
-        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first" || name === "ib_scores") continue;
+        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first" || name === "ib_scores" || name === "lifelong_views") continue;
         const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats)
           : name === "source_groups" ? sourceGroupsOf(decoded.overview)
           : name === "sources" ? decoded.overview.filter((r) => r.section === "source")
@@ -336,6 +339,26 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const whole = rangeTableFromGroups(first.groups, {rater: "gpt-4", from: 1, to: 45, variance: "sample"});
     expect(whole.length).toBeGreaterThan(0);
     expect(whole.reduce((n, r) => n + r.bel.n, 0)).toBe(instances.filter((i) => i.rater === "gpt-4" && i.bel !== null).length);
+  });
+
+  it("LIFELONG-SOTOPIA's rows pack: the failure counts, and per rater and LLM rater what the page read from the instances and pairs, as the library computes it from the SQL path's rows", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("lifelong-rows")!), "lifelong-rows");
+    const views = readLifelongRowViews(tables as never);
+    const instances = (await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater")) as never as LifelongInstance[];
+    const pairs = (await query("SELECT * FROM checkpoint_pairs ORDER BY dimension, episode_id, agent")) as never as Parameters<typeof validationRows>[0];
+    expect(checkpointFailures(tables as never)).toEqual(await query("SELECT * FROM checkpoint_failures ORDER BY dimension, rater, model, memory_mode, chain_index"));
+    expect(Object.keys(views.raters)).toEqual(["gpt-4", "annotator-lifelong"]);
+    for (const rater of Object.keys(views.raters)) {
+      expect(views.raters[rater]!.sets, rater).toEqual([...new Set(instances.filter((i) => i.rater === rater && i.checkpoints > 0).map((i) => i.checkpoint_set))].sort());
+      expect(views.raters[rater]!.logged, rater).toEqual(loggedBelCheck(instances, rater));
+    }
+    expect(views.validators).toEqual(validationRaters(pairs));
+    expect(views.validators.length).toBeGreaterThan(0);
+    for (const validator of views.validators) {
+      for (const positive of ["fail", "pass"] as const) expect(validationLookup(views, validator, positive), `${validator} ${positive}`).toEqual(validationRows(pairs, validator, positive));
+      expect(views.humans[validator]).toEqual([...new Set(pairs.filter((p) => p.llm_rater === validator).map((p) => p.human_rater))]);
+    }
+    expect(() => validationLookup(views, "nobody", "fail")).toThrow("data/lifelong-rows.bin: no Table 1 for nobody, positive class fail; rebuild the site");
   });
 
   it("the overview's files come grouped: 10 sample files in 9 (benchmark, format) groups; the list of files is its own pack", () => {
