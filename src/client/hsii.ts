@@ -64,6 +64,69 @@ export function cotByModel(runs: readonly CotRow[], {cap, threshold, maxK}: {cap
   return {summaries, curve};
 }
 
+/**
+ * One model's COT runs as counts of the first round whose answer matched gold
+ * (round 0 included; runs never solved counted apart): every number of Table 2
+ * and the curve follows from these counts for any cap and threshold, bounded by
+ * the longest run whatever the number of runs.
+ */
+export interface CotFirstRounds {
+  model: string;
+  runs: number;
+  /** Distinct first-solved rounds, ascending, and how many runs each. */
+  rounds: number[];
+  counts: number[];
+}
+
+/** Per model, in the order cotByModel takes them: the counts of first-solved rounds. */
+export function cotFirstRounds(runs: readonly CotRow[]): CotFirstRounds[] {
+  const byModel = new Map<string, Map<number, number>>();
+  const totals = new Map<string, number>();
+  for (const r of runs) {
+    let firsts = byModel.get(r.model);
+    if (!firsts) byModel.set(r.model, (firsts = new Map()));
+    totals.set(r.model, (totals.get(r.model) ?? 0) + 1);
+    const first = r.rounds.indexOf(true);
+    if (first >= 0) firsts.set(first, (firsts.get(first) ?? 0) + 1);
+  }
+  return Array.from(byModel, ([model, firsts]) => {
+    const rounds = Array.from(firsts.keys()).sort((a, b) => a - b);
+    return {model, runs: totals.get(model)!, rounds, counts: rounds.map((k) => firsts.get(k)!)};
+  });
+}
+
+/**
+ * cotByModel from the first-solved counts: the same summaries (cotSummary) and
+ * curve (successByRounds), by the same integer counts and divisions, so a cap
+ * or threshold change reads no run.
+ */
+export function cotByModelFromRounds(models: readonly CotFirstRounds[], {cap, threshold, maxK}: {cap: number; threshold: number; maxK: number}):
+  {summaries: (CotSummary & {model: string})[]; curve: {model: string; k: number; share: number}[]} {
+  const summaries: (CotSummary & {model: string})[] = [];
+  const curve: {model: string; k: number; share: number}[] = [];
+  for (const m of models) {
+    const n = m.runs;
+    let solved = 0, atZero = 0, kSum = 0, roundsToThreshold = Infinity;
+    m.rounds.forEach((k, i) => {
+      if (k > cap) return;
+      solved += m.counts[i]!;
+      if (k === 0) atZero += m.counts[i]!;
+      kSum += k * m.counts[i]!;
+      if (roundsToThreshold === Infinity && solved / n >= threshold) roundsToThreshold = k;
+    });
+    kSum += (n - solved) * cap;
+    summaries.push({
+      model: m.model, runs: n, successWithoutCot: n ? atZero / n : NaN, successWithCot: n ? solved / n : NaN, complexity: n ? kSum / n : NaN,
+      roundsToThreshold: n ? roundsToThreshold : NaN, threshold, cap,
+    });
+    for (let k = 0, i = 0, within = 0; k <= maxK; k++) {
+      for (; i < m.rounds.length && m.rounds[i]! <= k && m.rounds[i]! <= cap; i++) within += m.counts[i]!;
+      curve.push({model: m.model, k, share: n ? within / n : NaN});
+    }
+  }
+  return {summaries, curve};
+}
+
 /** The longest COT run (rounds after round 0): how far the curve can go. */
 export function longestRun(runs: readonly CotRow[]): number {
   let longest = 1;
@@ -130,13 +193,16 @@ export interface HsiiFirstView {
   options: HsiiPageOptions;
   table: HsiiTable;
   views: HsiiOptionViews;
+  /** COT Table 2 and its curve for any cap and threshold, and the longest run (the curve's reach). */
+  cotRounds: CotFirstRounds[];
+  longestRun: number;
 }
 
 /** The first view from the page's data, computed at build time by the same functions the page runs. */
 export function hsiiFirstView(data: HsiiData): HsiiFirstView {
   const options = defaultHsiiOptions(data.raters);
   const table = hsiiByModel(data.cases, {rater: options.rater, policy: options.policy, formula: options.formula, weights: options.weights, cot: cotOption(options.cot)});
-  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table, views: hsiiOptionViews(data)};
+  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table, views: hsiiOptionViews(data), cotRounds: cotFirstRounds(data.cot), longestRun: longestRun(data.cot)};
 }
 
 export const readHsiiFirstView = (tables: Tables<"hsii_first">): HsiiFirstView => decodeView<HsiiFirstView>(tables.hsii_first, "data/hsii-first-view.bin");

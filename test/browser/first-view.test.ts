@@ -170,10 +170,9 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     }
   }, 120_000);
 
-  it("LIFELONG-SOTOPIA, HSII and STSS fetch their rows after the first view, then draw the sections that need them", async () => {
+  it("LIFELONG-SOTOPIA and STSS fetch their later sections' pack after the first view, then draw the sections that need it", async () => {
     const later: Record<string, [string, string]> = {
       "/lifelong": ["lifelong-rows", "[data-testid='failure-options']"],
-      "/hsii": ["hsii-rows", "[data-testid='cot-options']"],
       "/stss": ["stss-rows", "[data-testid='stss-options']"],
     };
     for (const [path, [pack, selector]] of Object.entries(later)) {
@@ -188,6 +187,20 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       }
     }
   }, 300_000);
+
+  it("HSII draws every section, the COT table included, from its first-view pack alone", async () => {
+    const {page, requested, problems} = await openFirstView("/hsii");
+    try {
+      await page.getByTestId("cot-options").waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(await page.getByTestId("cot-options").textContent()).toContain("720 runs");
+      expect(requested.filter((url) => /\/_file\/data\/hsii/.test(url)).map((url) => url.replace(/^.*\/_file\/data\/(hsii[\w-]*)\..*$/, "$1"))).toEqual(["hsii-first-view"]);
+      expect(await cellErrors(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
 
   it("InformativeBench draws every section from its first-view pack and fetches the records only when the question list asks for them", async () => {
     const {page, requested, problems} = await openFirstView("/informativebench");

@@ -12,7 +12,7 @@ import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {hsiiCot, hsiiData, hsiiLookup, readHsiiFirstView} from "../../src/client/hsii.js";
+import {cotByModel, cotByModelFromRounds, hsiiData, hsiiLookup, longestRun, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
 import {
   checkpointFailures, curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters, loggedBelCheck, rangeTable, rangeTableFromGroups, readLifelongRowViews,
@@ -70,7 +70,6 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
   "lifelong-rows": ["checkpoint_failures", "lifelong_views"],
   "hsii-first-view": ["hsii_first", "overview"],
-  "hsii-rows": ["hsii_cot"],
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
   "stss-rows": ["stss_runs"],
   "informativebench-first-view": ["ib_first", "overview"],
@@ -427,8 +426,14 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(compared).toBe(27);
     expect(hsiiLookup(first.views, {...first.options, policy: "strict"})).not.toEqual(first.table);
     expect(() => hsiiLookup(first.views, {...first.options, rater: "nobody"})).toThrow("data/hsii-first-view.bin: no Table 1 for judge nobody, policy mean, runs both; rebuild the site");
-    const rowsPack = decodePack(new Uint8Array(packs.get("hsii-rows")!), "hsii-rows");
-    expect(hsiiCot(rowsPack as never)).toEqual(await query("SELECT * FROM hsii_cot ORDER BY model, case_id, episode_id, variant"));
+    // COT Table 2 and its curve from the counts of first-solved rounds, for caps below, at and past the runs' length.
+    const cot = hsiiData({hsii_cases: cases as never, hsii_cot: await query("SELECT * FROM hsii_cot")}).cot;
+    expect(first.longestRun).toBe(longestRun(cot));
+    for (const cap of [1, 2, 3, 5, 128, 1024]) for (const threshold of [0.05, 0.5, 0.7, 1]) {
+      const maxK = Math.min(cap, first.longestRun);
+      expect(cotByModelFromRounds(first.cotRounds, {cap, threshold, maxK}), `cap ${cap}, s ${threshold}`).toEqual(cotByModel(cot, {cap, threshold, maxK}));
+    }
+    expect(cotByModel(cot, {cap: 2, threshold: 0.7, maxK: 2}).summaries).not.toEqual(cotByModel(cot, {cap: 128, threshold: 0.7, maxK: 2}).summaries);
   });
 
   it("STSS's first view: Table 3 under the default verdict set and partners, as the library computes it from the SQL path's rows", async () => {
