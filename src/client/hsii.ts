@@ -3,7 +3,7 @@
 // CLI's `report hsii` and `report cot` do): judges, the options sentence and
 // the COT rows per model.
 
-import {cotSummary, hsiiByModel, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
+import {cotSummary, hsiiByModel, hsiiScore, successByRounds, type CotSummary, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../lib/hsii.js";
 import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/hsii-cot.parquet: one (episode, COT variant). */
@@ -27,10 +27,13 @@ export interface HsiiData {
 /** The page's data from its decoded tables, in the order the SQL path gave them. */
 export function hsiiData(tables: Tables<"hsii_cases" | "hsii_cot">): HsiiData {
   const cases = orderBy(tables.hsii_cases as unknown as HsiiCaseRow[], ["model", "case_id", "cot", "rater"]);
-  const cot = orderBy(tables.hsii_cot as unknown as CotRow[], ["model", "case_id", "episode_id", "variant"]);
+  const cot = hsiiCot(tables);
   const raters = [...new Set(cases.map((r) => r.rater).filter((r): r is string => r !== null))].sort();
   return {cases, cot, raters};
 }
+
+/** The COT rounds in the SQL's order: what the page reads after its first view. */
+export const hsiiCot = (tables: Tables<"hsii_cot">): CotRow[] => orderBy(tables.hsii_cot as unknown as CotRow[], ["model", "case_id", "episode_id", "variant"]);
 
 export type CotFilter = "both" | "with" | "without";
 
@@ -61,6 +64,69 @@ export function cotByModel(runs: readonly CotRow[], {cap, threshold, maxK}: {cap
   return {summaries, curve};
 }
 
+/**
+ * One model's COT runs as counts of the first round whose answer matched gold
+ * (round 0 included; runs never solved counted apart): every number of Table 2
+ * and the curve follows from these counts for any cap and threshold, bounded by
+ * the longest run whatever the number of runs.
+ */
+export interface CotFirstRounds {
+  model: string;
+  runs: number;
+  /** Distinct first-solved rounds, ascending, and how many runs each. */
+  rounds: number[];
+  counts: number[];
+}
+
+/** Per model, in the order cotByModel takes them: the counts of first-solved rounds. */
+export function cotFirstRounds(runs: readonly CotRow[]): CotFirstRounds[] {
+  const byModel = new Map<string, Map<number, number>>();
+  const totals = new Map<string, number>();
+  for (const r of runs) {
+    let firsts = byModel.get(r.model);
+    if (!firsts) byModel.set(r.model, (firsts = new Map()));
+    totals.set(r.model, (totals.get(r.model) ?? 0) + 1);
+    const first = r.rounds.indexOf(true);
+    if (first >= 0) firsts.set(first, (firsts.get(first) ?? 0) + 1);
+  }
+  return Array.from(byModel, ([model, firsts]) => {
+    const rounds = Array.from(firsts.keys()).sort((a, b) => a - b);
+    return {model, runs: totals.get(model)!, rounds, counts: rounds.map((k) => firsts.get(k)!)};
+  });
+}
+
+/**
+ * cotByModel from the first-solved counts: the same summaries (cotSummary) and
+ * curve (successByRounds), by the same integer counts and divisions, so a cap
+ * or threshold change reads no run.
+ */
+export function cotByModelFromRounds(models: readonly CotFirstRounds[], {cap, threshold, maxK}: {cap: number; threshold: number; maxK: number}):
+  {summaries: (CotSummary & {model: string})[]; curve: {model: string; k: number; share: number}[]} {
+  const summaries: (CotSummary & {model: string})[] = [];
+  const curve: {model: string; k: number; share: number}[] = [];
+  for (const m of models) {
+    const n = m.runs;
+    let solved = 0, atZero = 0, kSum = 0, roundsToThreshold = Infinity;
+    m.rounds.forEach((k, i) => {
+      if (k > cap) return;
+      solved += m.counts[i]!;
+      if (k === 0) atZero += m.counts[i]!;
+      kSum += k * m.counts[i]!;
+      if (roundsToThreshold === Infinity && solved / n >= threshold) roundsToThreshold = k;
+    });
+    kSum += (n - solved) * cap;
+    summaries.push({
+      model: m.model, runs: n, successWithoutCot: n ? atZero / n : NaN, successWithCot: n ? solved / n : NaN, complexity: n ? kSum / n : NaN,
+      roundsToThreshold: n ? roundsToThreshold : NaN, threshold, cap,
+    });
+    for (let k = 0, i = 0, within = 0; k <= maxK; k++) {
+      for (; i < m.rounds.length && m.rounds[i]! <= k && m.rounds[i]! <= cap; i++) within += m.counts[i]!;
+      curve.push({model: m.model, k, share: n ? within / n : NaN});
+    }
+  }
+  return {summaries, curve};
+}
+
 /** The longest COT run (rounds after round 0): how far the curve can go. */
 export function longestRun(runs: readonly CotRow[]): number {
   let longest = 1;
@@ -80,28 +146,63 @@ export interface HsiiPageOptions {
 export const defaultHsiiOptions = (raters: readonly string[]): HsiiPageOptions =>
   ({rater: raters[0] ?? null, policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
 
-/** What the first view draws (hsii-first-view.bin), bounded by models: Table 1 under the default options, and the inputs' choices. */
+type HsiiTable = ReturnType<typeof hsiiByModel>;
+const POLICIES: readonly WinPolicy[] = ["mean", "strict", "first"];
+const COT_FILTERS: readonly CotFilter[] = ["both", "without", "with"];
+const countsKey = (o: Pick<HsiiPageOptions, "rater" | "policy" | "cot">) => JSON.stringify([o.rater, o.policy, o.cot]);
+
+/**
+ * Table 1 per model and per model and cluster for every judge, win policy and
+ * runs filter, computed at build time by hsiiByModel (bounded by judges, models
+ * and clusters). The formula and the weights only combine a row's rates
+ * (hsiiScore), so the page re-scores these rows and never reads a case row:
+ * every change of the options above Table 1 is a lookup.
+ */
+export interface HsiiOptionViews {
+  byModel: Record<string, HsiiTable>;
+  byCluster: Record<string, HsiiTable>;
+}
+
+/** Every option view from the page's data. */
+export function hsiiOptionViews(data: HsiiData): HsiiOptionViews {
+  const views: HsiiOptionViews = {byModel: {}, byCluster: {}};
+  for (const rater of data.raters.length ? data.raters : [null]) {
+    for (const policy of POLICIES) {
+      for (const cot of COT_FILTERS) {
+        const o = {rater, policy, cot: cotOption(cot)};
+        views.byModel[countsKey({rater, policy, cot})] = hsiiByModel(data.cases, o);
+        views.byCluster[countsKey({rater, policy, cot})] = hsiiByModel(data.cases, {...o, by: "cluster"});
+      }
+    }
+  }
+  return views;
+}
+
+/** Table 1 (per model, or per model and cluster) for the page's options: the looked-up rows scored by the chosen formula and weights, as hsiiByModel scores them. */
+export function hsiiLookup(views: HsiiOptionViews, options: HsiiPageOptions, by?: "cluster"): HsiiTable {
+  const rows = (by === "cluster" ? views.byCluster : views.byModel)[countsKey(options)];
+  if (!rows) throw new Error(`data/hsii-first-view.bin: no Table 1 for judge ${options.rater ?? "none"}, policy ${options.policy}, runs ${options.cot}; rebuild the site`);
+  return rows.map((r) => ({...r, score: hsiiScore(r, options.formula, options.weights)}));
+}
+
+/** What the first view draws (hsii-first-view.bin), bounded by models: Table 1 under the default options, the inputs' choices, and Table 1 for every other choice. */
 export interface HsiiFirstView {
   cases: number;
   cot: number;
   raters: string[];
   options: HsiiPageOptions;
-  table: ReturnType<typeof hsiiByModel>;
+  table: HsiiTable;
+  views: HsiiOptionViews;
+  /** COT Table 2 and its curve for any cap and threshold, and the longest run (the curve's reach). */
+  cotRounds: CotFirstRounds[];
+  longestRun: number;
 }
 
 /** The first view from the page's data, computed at build time by the same functions the page runs. */
 export function hsiiFirstView(data: HsiiData): HsiiFirstView {
   const options = defaultHsiiOptions(data.raters);
   const table = hsiiByModel(data.cases, {rater: options.rater, policy: options.policy, formula: options.formula, weights: options.weights, cot: cotOption(options.cot)});
-  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table};
+  return {cases: data.cases.length, cot: data.cot.length, raters: data.raters, options, table, views: hsiiOptionViews(data), cotRounds: cotFirstRounds(data.cot), longestRun: longestRun(data.cot)};
 }
 
 export const readHsiiFirstView = (tables: Tables<"hsii_first">): HsiiFirstView => decodeView<HsiiFirstView>(tables.hsii_first, "data/hsii-first-view.bin");
-
-/** Table 1 for `options` before the case rows have come: the first view's when they are its options, else null (still loading). */
-export function tableBeforeRows(first: HsiiFirstView, options: HsiiPageOptions): HsiiFirstView["table"] | null {
-  const o = first.options;
-  const same = o.rater === options.rater && o.policy === options.policy && o.formula === options.formula && o.cot === options.cot &&
-    o.weights.alpha === options.weights.alpha && o.weights.beta === options.weights.beta && o.weights.gamma === options.weights.gamma;
-  return same ? first.table : null;
-}

@@ -6,8 +6,8 @@
 
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
 import {confusion, curvePoint, instancePenalisedBel, meanSd, validation, type BandKind, type CurveRow, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
-import {moments, type Moments, type VarianceKind} from "../lib/stats.js";
-import {orderBy, type Tables} from "./tables.js";
+import {emptyMoments, moments, type Moments, type VarianceKind} from "../lib/stats.js";
+import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
 export interface CheckpointPair {
@@ -41,9 +41,60 @@ export interface LifelongData {
 export function lifelongData(tables: Tables<"lifelong_instances" | "checkpoint_pairs" | "checkpoint_failures">): LifelongData {
   const instances = orderBy(tables.lifelong_instances as unknown as LifelongInstance[], ["model", "memory_mode", "chain_id", "chain_index", "agent", "rater"]);
   const pairs = orderBy(tables.checkpoint_pairs as unknown as CheckpointPair[], ["dimension", "episode_id", "agent"]);
-  const failures = orderBy(tables.checkpoint_failures as unknown as CheckpointFailures[], ["dimension", "rater", "model", "memory_mode", "chain_index"]);
-  return {instances, pairs, failures};
+  return {instances, pairs, failures: checkpointFailures(tables)};
 }
+
+/** The checkpoint failure counts in the SQL's order: bounded by checkpoints, raters, models, memory modes and chain indices. */
+export const checkpointFailures = (tables: Tables<"checkpoint_failures">): CheckpointFailures[] =>
+  orderBy(tables.checkpoint_failures as unknown as CheckpointFailures[], ["dimension", "rater", "model", "memory_mode", "chain_index"]);
+
+const POSITIVE_CLASSES: readonly PositiveClass[] = ["fail", "pass"];
+const validationKey = (validator: string, positive: PositiveClass) => JSON.stringify([validator, positive]);
+
+/**
+ * What the sections after the curves read from the instance rows and
+ * checkpoint pairs, for every rater, LLM rater and positive class, computed at
+ * build time by the page's own functions (bounded by raters, checkpoint sets
+ * and checkpoints): the page never fetches those rows (176k instances and 110k
+ * pairs, 47 MB, at 100 times the samples), and a change of rater, validator or
+ * positive class is a lookup.
+ */
+export interface LifelongRowViews {
+  /** Per rater: the checkpoint sets it labelled (sorted), and its logged-vs-own penalised BEL check. */
+  raters: Record<string, {sets: string[]; logged: {logged: number; differ: number; uncomputable: number}}>;
+  /** LLM raters that label checkpoints beside a human, in row order. */
+  validators: string[];
+  /** Table 1 rows by validator and positive class (validationKey). */
+  validation: Record<string, ValidationRow[]>;
+  /** Per validator: the human raters its labels are paired with, in row order. */
+  humans: Record<string, string[]>;
+}
+
+/** Every rater's and validator's view from the page's data. */
+export function lifelongRowViews(data: LifelongData): LifelongRowViews {
+  const raters: LifelongRowViews["raters"] = {};
+  for (const {rater} of lifelongRaters(data.instances).raters) {
+    const sets = Array.from(new Set(data.instances.filter((i) => i.rater === rater && i.checkpoints > 0).map((i) => i.checkpoint_set))).sort();
+    raters[rater] = {sets, logged: loggedBelCheck(data.instances, rater)};
+  }
+  const validators = validationRaters(data.pairs);
+  const validation: Record<string, ValidationRow[]> = {};
+  const humans: Record<string, string[]> = {};
+  for (const validator of validators) {
+    for (const positive of POSITIVE_CLASSES) validation[validationKey(validator, positive)] = validationRows(data.pairs, validator, positive);
+    humans[validator] = Array.from(new Set(data.pairs.filter((p) => p.llm_rater === validator).map((p) => p.human_rater)));
+  }
+  return {raters, validators, validation, humans};
+}
+
+/** Table 1 rows for a validator and positive class; a pair the views lack is a stale build, said as such. */
+export function validationLookup(views: LifelongRowViews, validator: string, positive: PositiveClass): ValidationRow[] {
+  const rows = views.validation[validationKey(validator, positive)];
+  if (!rows) throw new Error(`data/lifelong-rows.bin: no Table 1 for ${validator}, positive class ${positive}; rebuild the site`);
+  return rows;
+}
+
+export const readLifelongRowViews = (tables: Tables<"lifelong_views">): LifelongRowViews => decodeView<LifelongRowViews>(tables.lifelong_views, "data/lifelong-rows.bin");
 
 /** One row of the first view's statistics (lifelongGroupsSql): one (rater, model, memory mode, chain index). */
 export interface LifelongGroup {
@@ -202,7 +253,9 @@ export function validationRows(pairs: readonly CheckpointPair[], rater: string, 
   const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
   for (const p of pairs) {
     if (p.llm_rater !== rater) continue;
-    byCheckpoint.set(p.dimension, [...(byCheckpoint.get(p.dimension) ?? []), {llm: p.llm, human: p.human}]);
+    const list = byCheckpoint.get(p.dimension);
+    if (list) list.push({llm: p.llm, human: p.human});
+    else byCheckpoint.set(p.dimension, [{llm: p.llm, human: p.human}]);
   }
   return [...byCheckpoint.entries()].map(([dimension, list]) => {
     const info = checkpointInfo(dimension);
@@ -233,6 +286,33 @@ export function rangeTable(instances: readonly LifelongInstance[], {rater, from,
   }
   return [...groups.values()]
     .map((g) => ({model: g.model, memory_mode: g.memory_mode, bel: meanSd(moments(g.bel), variance), goal: meanSd(moments(g.goal), variance), penalised: meanSd(moments(g.penalised), variance)}))
+    .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode));
+}
+
+/**
+ * rangeTable from the first view's per-group statistics (counts, sums and sums
+ * of squares per chain index, summed over the indices from..to): the same rows
+ * with no instance read, so moving the range is a lookup at any store size.
+ * Scores are whole numbers, so the sums are exact either way.
+ */
+export function rangeTableFromGroups(groups: readonly LifelongGroup[], {rater, from, to, variance}: {rater: string; from: number; to: number; variance: VarianceKind}): RangeRow[] {
+  const sums = new Map<string, {model: string; memory_mode: string; bel: Moments; goal: Moments; penalised: Moments}>();
+  const add = (m: Moments, n: number, sum: number, sumSq: number) => {
+    m.n += n;
+    m.sum += sum;
+    m.sumSq += sumSq;
+  };
+  for (const g of groups) {
+    if (g.rater !== rater || g.chain_index < from || g.chain_index > to) continue;
+    const key = `${g.model}\u0000${g.memory_mode}`;
+    let s = sums.get(key);
+    if (!s) sums.set(key, (s = {model: g.model, memory_mode: g.memory_mode, bel: emptyMoments(), goal: emptyMoments(), penalised: emptyMoments()}));
+    add(s.bel, g.bel_n, g.bel_sum, g.bel_sum_sq);
+    add(s.goal, g.goal_n, g.goal_sum, g.goal_sum_sq);
+    add(s.penalised, g.penalised_n, g.penalised_sum, g.penalised_sum_sq);
+  }
+  return Array.from(sums.values())
+    .map((s) => ({model: s.model, memory_mode: s.memory_mode, bel: meanSd(s.bel, variance), goal: meanSd(s.goal, variance), penalised: meanSd(s.penalised, variance)}))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode));
 }
 

@@ -3,10 +3,13 @@
 // produced the numbers. Every number is computed by src/lib/stss.ts and
 // src/lib/stss-action.ts, as the CLI's `report stss` and `report stss-action` do.
 
-import {actionRulesText, DEFAULT_ACTION_RULES, SCORE_TOLERANCE, type ActionRules, type ConvRatioRule, type RunRow} from "../lib/stss-action.js";
 import {
-  conditionSetMismatches, mismatchText, offTargetConversations, runLabel, sameSet, table3, verdictSetLabel, verdictSets, type AppointmentPartners, type Category,
-  type ConversationRow, type Table3Row, type VerdictSet, type VerdictSetCount,
+  actionRulesText, DEFAULT_ACTION_RULES, HELP_ORDER_RULES, INITIATOR_RULES, SCORE_TOLERANCE, table4, type ActionRules, type ConvRatioRule, type RunRow, type Table4Row,
+} from "../lib/stss-action.js";
+import {
+  APPOINTMENT_PARTNERS, conditionFailures, conditionSetMismatches, LEVELS, mismatchText, offTargetConversations, runLabel, sameSet, table3, taskSummaries, verdictSetLabel,
+  verdictSets, type AppointmentPartners, type Category, type ConditionFailure, type ConversationRow, type Level, type Table3Row, type TaskConversationSummary,
+  type VerdictSet, type VerdictSetCount,
 } from "../lib/stss.js";
 import {decodeView, orderBy, type Tables} from "./tables.js";
 
@@ -33,18 +36,95 @@ export interface StssData {
 /** The page's data from its decoded tables, in the order the SQL path gave them. */
 export function stssData(tables: Tables<"stss_conversations" | "stss_runs" | "stss_tasks">): StssData {
   const conversations = orderBy(tables.stss_conversations as unknown as ConversationRow[], ["model", "architecture", "task_id", "conversation_id", "level", "rater", "run_id"]);
-  const runs = orderBy(tables.stss_runs as unknown as RunRow[], ["model", "architecture", "task_id", "run_label"]);
-  return {conversations, runs, tasks: stssTasks(tables), verdictSets: verdictSets(conversations)};
+  return {conversations, runs: stssRuns(tables), tasks: stssTasks(tables), verdictSets: verdictSets(conversations)};
 }
 
 /** The task definitions in the SQL's order. */
 export const stssTasks = (tables: Tables<"stss_tasks">): TaskRow[] => orderBy(tables.stss_tasks as unknown as TaskRow[], ["category", "task_id"]);
 
+/** What the page shows at one level for one verdict set and partner rule: the failing conditions by type and by task, and the tasks. */
+export interface StssLevelView {
+  failuresByType: ConditionFailure[];
+  failuresByTask: ConditionFailure[];
+  tasks: TaskConversationSummary[];
+}
+
+/** Everything the language-level sections show for one verdict set and partner rule. */
+export interface StssLanguageView {
+  t3: Table3Row[];
+  warning: string;
+  optionsText: string;
+  levels: Record<Level, StssLevelView>;
+}
+
+/**
+ * What the page shows for every value of its inputs over conversations and
+ * runs, computed at build time by the library's own functions (bounded by
+ * verdict sets, models, architectures, tasks and conditions): a change of
+ * verdict set, partners, level or Table 4 rule is a lookup, and the page never
+ * fetches the conversation rows (217k at ×100 the samples, 82 MB with the runs).
+ */
+export interface StssOptionViews {
+  /** By languageKey: every verdict set (or none) × partner rule. */
+  language: Record<string, StssLanguageView>;
+  /** By actionKey: every conversation-ratio reading × initiator rule × help order. */
+  action: Record<string, Table4Row[]>;
+  /** "model · architecture" of every conversation, in row order: the drill-down's choices. */
+  modelChoices: string[];
+}
+
+type LanguageChoice = {verdicts: VerdictSet | null; appointmentPartners: AppointmentPartners};
+const languageKey = ({verdicts, appointmentPartners}: LanguageChoice) => JSON.stringify([verdicts?.rater ?? null, verdicts?.run_id ?? null, appointmentPartners]);
+const actionKey = (convRatio: ConvRatioRule, rules: ActionRules) => `${convRatio}/${rules.initiator}/${rules.helpOrder}`;
+const CONV_RATIOS: readonly ConvRatioRule[] = ["mean", "pooled"];
+
+/** Every option view from the page's data, by the library's own functions. */
+export function stssOptionViews(data: StssData): StssOptionViews {
+  const rows = data.conversations;
+  const defaultSet = data.verdictSets[0] ?? null;
+  const sets: (VerdictSet | null)[] = data.verdictSets.length ? data.verdictSets.map((s) => ({rater: s.rater, run_id: s.run_id})) : [null];
+  const language: Record<string, StssLanguageView> = {};
+  for (const verdicts of sets) {
+    for (const appointmentPartners of APPOINTMENT_PARTNERS) {
+      const lang = {verdicts, appointmentPartners};
+      const levels = {} as Record<Level, StssLevelView>;
+      for (const level of LEVELS) {
+        levels[level] = {
+          failuresByType: conditionFailures(rows, {...lang, level, by: "type"}), failuresByTask: conditionFailures(rows, {...lang, level, by: "task"}),
+          tasks: taskSummaries(rows, {...lang, level}),
+        };
+      }
+      language[languageKey(lang)] = {t3: table3(rows, lang), warning: mismatchWarning(rows, lang), optionsText: languageOptionsText(rows, {...lang, defaultSet}), levels};
+    }
+  }
+  const action: Record<string, Table4Row[]> = {};
+  for (const convRatio of CONV_RATIOS) {
+    for (const initiator of INITIATOR_RULES) {
+      for (const helpOrder of HELP_ORDER_RULES) action[actionKey(convRatio, {initiator, helpOrder})] = table4(data.runs, {convRatio, rules: {initiator, helpOrder}});
+    }
+  }
+  return {language, action, modelChoices: Array.from(new Set(rows.map((r) => `${r.model} · ${r.architecture}`)))};
+}
+
+/** The language-level view for the page's choice; a choice the views lack is a stale build, said as such. */
+export function languageLookup(views: StssOptionViews, lang: LanguageChoice): StssLanguageView {
+  const found = views.language[languageKey(lang)];
+  if (!found) throw new Error(`data/stss-first-view.bin: no view for verdicts ${lang.verdicts ? verdictSetLabel(lang.verdicts) : "none"}, partners ${lang.appointmentPartners}; rebuild the site`);
+  return found;
+}
+
+/** Table 4 for the page's choice. */
+export function table4Lookup(views: StssOptionViews, convRatio: ConvRatioRule, rules: ActionRules): Table4Row[] {
+  const found = views.action[actionKey(convRatio, rules)];
+  if (!found) throw new Error(`data/stss-first-view.bin: no Table 4 for ${actionKey(convRatio, rules)}; rebuild the site`);
+  return found;
+}
+
 /**
  * What the first view draws (stss-first-view.bin), bounded by models,
  * architectures and verdict sets: Table 3 under the default options (the set
  * with the most verdicts, target partners), the verdict sets for the input,
- * and how many rows the store holds.
+ * how many rows the store holds, and the views for every other choice.
  */
 export interface StssFirstView {
   conversations: number;
@@ -52,23 +132,22 @@ export interface StssFirstView {
   verdictSets: VerdictSetCount[];
   appointmentPartners: AppointmentPartners;
   t3: Table3Row[];
+  views: StssOptionViews;
 }
 
 /** The first view from the page's data, computed at build time by the same functions the page runs. */
 export function stssFirstView(data: StssData): StssFirstView {
   const set = data.verdictSets[0] ?? null;
   const lang = {verdicts: set === null ? null : {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
-  return {conversations: data.conversations.length, runs: data.runs.length, verdictSets: data.verdictSets, appointmentPartners: lang.appointmentPartners, t3: table3(data.conversations, lang)};
+  const views = stssOptionViews(data);
+  return {conversations: data.conversations.length, runs: data.runs.length, verdictSets: data.verdictSets, appointmentPartners: lang.appointmentPartners,
+    t3: languageLookup(views, lang).t3, views};
 }
 
 export const readStssFirstView = (tables: Tables<"stss_first">): StssFirstView => decodeView<StssFirstView>(tables.stss_first, "data/stss-first-view.bin");
 
-/** Table 3 for `lang` before the conversation rows have come: the first view's when they are its options, else null (still loading). */
-export function table3BeforeRows(first: StssFirstView, lang: {verdicts: VerdictSet | null; appointmentPartners: AppointmentPartners}): Table3Row[] | null {
-  const set = first.verdictSets[0] ?? null;
-  const sameVerdicts = (lang.verdicts === null && set === null) || sameSet(lang.verdicts, set);
-  return sameVerdicts && lang.appointmentPartners === first.appointmentPartners ? first.t3 : null;
-}
+/** The simulation runs in the SQL's order: what the page reads after its first view (the logged scores against the rules). */
+export const stssRuns = (tables: Tables<"stss_runs">): RunRow[] => orderBy(tables.stss_runs as unknown as RunRow[], ["model", "architecture", "task_id", "run_label"]);
 
 /**
  * The language-level part of the page's one "Options in effect" box: which

@@ -12,6 +12,7 @@ import {mkdtempSync, readFileSync, rmSync} from "node:fs";
 import {createRequire} from "node:module";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
+import {float64, tableFromArrays, tableToIPC, utf8} from "@uwdata/flechette";
 import initParquet, {readParquet} from "parquet-wasm/esm";
 import {exportQuery} from "../../loaders/store/export.js";
 import {decodeIpcRows, encodePack, encodeView, type Row} from "../client/tables.js";
@@ -28,7 +29,17 @@ import {withStore} from "./store.js";
 export type PackTable =
   | string
   | {from: string; sql: (source: string) => string}
-  | {view: (rowsOf: (sql: string) => Promise<Row[]>) => unknown | Promise<unknown>};
+  | {view: (rowsOf: (sql: string) => Promise<Row[]>) => unknown | Promise<unknown>}
+  | {columns: (rowsOf: (sql: string) => Promise<Row[]>) => PackColumns | Promise<PackColumns>};
+
+/** Per-row values the page's functions computed (scores, say), as numeric or text columns: an Arrow table, not a JSON view, because it grows with the rows. */
+export type PackColumns = Record<string, number[] | (string | null)[]>;
+
+/** The columns as one Arrow IPC stream: a column with a number as float64 (NaN kept), the rest as text. */
+function encodeColumns(columns: PackColumns): Uint8Array {
+  const types = Object.fromEntries(Object.entries(columns).map(([name, values]) => [name, values.some((v) => typeof v === "number") ? float64() : utf8()]));
+  return tableToIPC(tableFromArrays(columns, {types}), {format: "stream"})!;
+}
 
 const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
 
@@ -41,10 +52,14 @@ export async function emitFirstViewPack(tables: Readonly<Record<string, PackTabl
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
       for (const [name, table] of Object.entries(tables)) {
+        // The rows as the browser would decode them from the same query, then the page's own functions.
+        const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
         if (typeof table === "object" && "view" in table) {
-          // The rows as the browser would decode them from the same query, then the page's own functions.
-          const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
           entries.push({name, ipc: encodeView(await table.view(rowsOf))});
+          continue;
+        }
+        if (typeof table === "object" && "columns" in table) {
+          entries.push({name, ipc: encodeColumns(await table.columns(rowsOf))});
           continue;
         }
         let file: string;

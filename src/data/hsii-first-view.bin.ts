@@ -1,8 +1,9 @@
-// The HSII page's first view, in one pack of Arrow IPC streams (first-view-
-// pack.ts): Table 1 under the default options, computed here by the page's own
-// functions (bounded by models), the judges, and the overview. The case rows
-// and COT rounds grow with the benchmark's episodes: the page fetches them after
-// its first view, from hsii-rows.bin.ts.
+// The HSII page's whole data, in one pack of Arrow IPC streams (first-view-
+// pack.ts): Table 1 under the default options and for every judge, policy and
+// runs filter, and the COT runs as counts of first-solved rounds per model,
+// computed here by the page's own functions (bounded by judges, models,
+// clusters and the longest run), the judges, and the overview. The case rows
+// and COT rounds grow with the benchmark's episodes and are not shipped.
 
 import {HSII_CASES_SQL, HSII_COT_SQL} from "../../loaders/queries/hsii.js";
 import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";

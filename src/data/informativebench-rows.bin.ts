@@ -2,9 +2,12 @@
 // and schedules, in one pack of Arrow IPC streams (first-view-pack.ts): the
 // same queries as their Parquet loaders. They grow with the benchmark's
 // records, so the page fetches them after its first view
-// (informativebench-first-view.bin.ts).
+// (informativebench-first-view.bin.ts). With them, each record's score under
+// both matches (ib_scores, in the order of the page's records), so no input
+// event on the page scores a record.
 
 import {IB_RESULTS_SQL, IB_PLAN_UPDATES_SQL, IB_CONSENSUS_SQL, IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
+import {informativeBenchData, recordScores} from "../client/informativebench.js";
 import {emitFirstViewPack} from "./first-view-pack.js";
 
 await emitFirstViewPack({
@@ -12,4 +15,11 @@ await emitFirstViewPack({
   ib_plans: IB_PLAN_UPDATES_SQL,
   ib_consensus: IB_CONSENSUS_SQL,
   ib_schedules: IB_SCHEDULES_SQL,
+  ib_scores: {columns: async (rowsOf) => {
+    const scores = recordScores(informativeBenchData({
+      ib_results: await rowsOf(IB_RESULTS_SQL), ib_plans: await rowsOf(IB_PLAN_UPDATES_SQL),
+      ib_consensus: await rowsOf(IB_CONSENSUS_SQL), ib_schedules: await rowsOf(IB_SCHEDULES_SQL),
+    }));
+    return {...scores};
+  }},
 });

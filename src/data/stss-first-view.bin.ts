@@ -1,9 +1,10 @@
 // The STSS page's first view, in one pack of Arrow IPC streams (first-view-
-// pack.ts): Table 3 under the default options, computed here by the page's own
-// functions (bounded by models, architectures and verdict sets), the task
-// definitions, and the overview. Conversation and simulation rows grow with the
-// benchmark's episodes: the page fetches them after its first view, from
-// stss-rows.bin.ts.
+// pack.ts): Table 3 under the default options and every table over
+// conversations and Table 4 for every choice the page offers, computed here by
+// the page's own functions (bounded by verdict sets, models, architectures,
+// tasks and conditions), the task definitions, and the overview. Simulation
+// runs grow with the benchmark's episodes: the page fetches them after its
+// first view, from stss-rows.bin.ts.
 
 import {OVERVIEW_SQL, overviewWithoutSourcesSql} from "../../loaders/queries/overview.js";
 import {STSS_CONVERSATIONS_SQL, STSS_RUNS_SQL, STSS_TASKS_SQL} from "../../loaders/queries/stss.js";

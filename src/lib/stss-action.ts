@@ -196,7 +196,9 @@ export function table4(runs: readonly RunRow[], {convRatio = "mean", models, rul
   for (const r of runs) {
     if (models?.length && !models.includes(r.model)) continue;
     const k = `${r.model}\u0000${r.architecture}`;
-    groups.set(k, [...(groups.get(k) ?? []), r]);
+    const list = groups.get(k);
+    if (list) list.push(r);
+    else groups.set(k, [r]);
   }
   const out: Table4Row[] = [];
   for (const list of groups.values()) {

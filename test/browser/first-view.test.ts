@@ -170,12 +170,10 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
     }
   }, 120_000);
 
-  it("LIFELONG-SOTOPIA, HSII, STSS and InformativeBench fetch their rows after the first view, then draw the sections that need them", async () => {
+  it("LIFELONG-SOTOPIA and STSS fetch their later sections' pack after the first view, then draw the sections that need it", async () => {
     const later: Record<string, [string, string]> = {
       "/lifelong": ["lifelong-rows", "[data-testid='failure-options']"],
-      "/hsii": ["hsii-rows", "[data-testid='cot-options']"],
       "/stss": ["stss-rows", "[data-testid='stss-options']"],
-      "/informativebench": ["informativebench-rows", "[data-testid='ib-gold']"],
     };
     for (const [path, [pack, selector]] of Object.entries(later)) {
       const {page, requested, problems} = await openFirstView(path);
@@ -189,4 +187,41 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
       }
     }
   }, 300_000);
+
+  it("HSII draws every section, the COT table included, from its first-view pack alone", async () => {
+    const {page, requested, problems} = await openFirstView("/hsii");
+    try {
+      await page.getByTestId("cot-options").waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(await page.getByTestId("cot-options").textContent()).toContain("720 runs");
+      expect(requested.filter((url) => /\/_file\/data\/hsii/.test(url)).map((url) => url.replace(/^.*\/_file\/data\/(hsii[\w-]*)\..*$/, "$1"))).toEqual(["hsii-first-view"]);
+      expect(await cellErrors(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
+
+  it("InformativeBench draws every section from its first-view pack and fetches the records only when the question list asks for them", async () => {
+    const {page, requested, problems} = await openFirstView("/informativebench");
+    try {
+      await page.getByTestId("ib-gold").waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      await page.locator("[data-testid='ib-infonav'] tbody tr").first().waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0, null, {timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(await page.getByTestId("ib-records-waiting").textContent()).toBe("The records load when you search, choose a dataset or backend, or list every record.");
+      // A choice of match is looked up: still no records fetched.
+      await page.getByRole("radio", {name: /^contains/}).check();
+      await page.locator("[data-testid='ib-options']").filter({hasText: "match contains"}).waitFor({timeout: FIRST_VIEW_TIMEOUT_MS});
+      expect(requested.filter((url) => url.includes("informativebench-rows"))).toEqual([]);
+      await page.locator("button", {hasText: "List the 2,336 records"}).click();
+      await expect.poll(() => page.getByTestId("ib-question-count").getAttribute("data-value"), {timeout: FIRST_VIEW_TIMEOUT_MS}).toBe("2336");
+      await page.getByLabel("Search").fill("schedule");
+      await page.getByLabel("Search").dispatchEvent("input");
+      expect(requested.filter((url) => url.includes("informativebench-rows"))).toHaveLength(1);
+      expect(await cellErrors(page)).toEqual([]);
+      expect(problems.pageErrors).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  }, 120_000);
 });

@@ -12,12 +12,15 @@ import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {hsiiData, readHsiiFirstView, tableBeforeRows} from "../../src/client/hsii.js";
-import {ibTableBeforeRows, ibView, informativeBenchData, readIbFirstView} from "../../src/client/informativebench.js";
-import {curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters} from "../../src/client/lifelong.js";
+import {cotByModel, cotByModelFromRounds, hsiiData, hsiiLookup, longestRun, readHsiiFirstView} from "../../src/client/hsii.js";
+import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
+import {
+  checkpointFailures, curvesFromGroups, harderStartsFromGroups, lifelongData, lifelongFirstView, lifelongRaters, loggedBelCheck, rangeTable, rangeTableFromGroups, readLifelongRowViews,
+  validationLookup, validationRaters, validationRows,
+} from "../../src/client/lifelong.js";
 import {overviewData} from "../../src/client/overview.js";
 import {sotopiaData, sotopiaTaskData, wordsPerTurnRows} from "../../src/client/sotopia.js";
-import {readStssFirstView, stssData, table3BeforeRows} from "../../src/client/stss.js";
+import {languageLookup, languageOptionsText, mismatchWarning, readStssFirstView, stssData, stssRuns, table4Lookup} from "../../src/client/stss.js";
 import {decodeParquetRows} from "../../src/client/parquet.js";
 import {compareText, decodePack, distinctSorted, encodePack, orderBy, type Row} from "../../src/client/tables.js";
 import {hsiiByModel} from "../../src/lib/hsii.js";
@@ -25,7 +28,8 @@ import {DEFAULT_IB_OPTIONS} from "../../src/lib/informativebench.js";
 import {curves, harderStarts, type LifelongInstance} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
-import {table3} from "../../src/lib/stss.js";
+import {APPOINTMENT_PARTNERS, conditionFailures, LEVELS, table3, taskSummaries} from "../../src/lib/stss.js";
+import {HELP_ORDER_RULES, INITIATOR_RULES, table4} from "../../src/lib/stss-action.js";
 import {runLoaderAlone} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
 
@@ -55,7 +59,7 @@ type TableName = keyof typeof LOADERS;
  * over tasks, LIFELONG-SOTOPIA's per chain index and its raters, the overview's
  * files grouped, and the overview without or with only its files.
  */
-type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first";
+type SummaryName = "sotopia_groups" | "lifelong_groups" | "lifelong_raters" | "source_groups" | "sources" | "hsii_first" | "stss_first" | "ib_first" | "ib_scores" | "lifelong_views";
 
 /** The packs pages read (src/data/<pack>.bin.ts) and the tables in each, in order. */
 const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
@@ -64,13 +68,12 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
   "sotopia-first-view": ["sotopia_groups", "words_per_turn", "overview"],
   "sotopia-by-task": ["sotopia_stats", "sotopia_tasks"],
   "lifelong-first-view": ["lifelong_groups", "lifelong_raters", "overview"],
-  "lifelong-rows": ["lifelong_instances", "checkpoint_pairs", "checkpoint_failures"],
+  "lifelong-rows": ["checkpoint_failures", "lifelong_views"],
   "hsii-first-view": ["hsii_first", "overview"],
-  "hsii-rows": ["hsii_cases", "hsii_cot"],
   "stss-first-view": ["stss_first", "stss_tasks", "overview"],
-  "stss-rows": ["stss_conversations", "stss_runs"],
+  "stss-rows": ["stss_runs"],
   "informativebench-first-view": ["ib_first", "overview"],
-  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules"],
+  "informativebench-rows": ["ib_results", "ib_plans", "ib_consensus", "ib_schedules", "ib_scores"],
 };
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
@@ -209,7 +212,7 @@ describe("first-view packs", () => {
       expect(Object.keys(tables), pack).toEqual(names);
       for (const name of names) {
         // The LIFELONG summaries and the default views are held to the library's own results below.
-        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first") continue;
+        if (name === "lifelong_groups" || name === "lifelong_raters" || name === "hsii_first" || name === "stss_first" || name === "ib_first" || name === "ib_scores" || name === "lifelong_views") continue;
         const expected = name === "sotopia_groups" ? sumsOverTasks(decoded.sotopia_stats)
           : name === "source_groups" ? sourceGroupsOf(decoded.overview)
           : name === "sources" ? decoded.overview.filter((r) => r.section === "source")
@@ -320,6 +323,43 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(harderStartsFromGroups(first.groups, "gpt-4").get("gpt-4o\u0000full")).toBe(41);
   });
 
+  it("LIFELONG-SOTOPIA's range table from the first view's groups: every rater, both sds and a set of index ranges give the rows rangeTable gives from the instances", async () => {
+    const first = lifelongFirstView(decodePack(new Uint8Array(packs.get("lifelong-first-view")!)) as never);
+    const instances = (await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater")) as never as LifelongInstance[];
+    let compared = 0;
+    for (const {rater} of first.raters) for (const variance of ["sample", "population"] as const) {
+      for (const [from, to] of [[1, 45], [1, 1], [3, 7], [20, 45], [45, 45], [44, 60]]) {
+        const expected = rangeTable(instances, {rater, from: from!, to: to!, variance});
+        expect(roundedDeep(rangeTableFromGroups(first.groups, {rater, from: from!, to: to!, variance})), `${rater} ${variance} ${from}-${to}`).toEqual(roundedDeep(expected));
+        compared++;
+      }
+    }
+    expect(compared).toBe(24);
+    const whole = rangeTableFromGroups(first.groups, {rater: "gpt-4", from: 1, to: 45, variance: "sample"});
+    expect(whole.length).toBeGreaterThan(0);
+    expect(whole.reduce((n, r) => n + r.bel.n, 0)).toBe(instances.filter((i) => i.rater === "gpt-4" && i.bel !== null).length);
+  });
+
+  it("LIFELONG-SOTOPIA's rows pack: the failure counts, and per rater and LLM rater what the page read from the instances and pairs, as the library computes it from the SQL path's rows", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("lifelong-rows")!), "lifelong-rows");
+    const views = readLifelongRowViews(tables as never);
+    const instances = (await query("SELECT * FROM lifelong_instances ORDER BY model, memory_mode, chain_id, chain_index, agent, rater")) as never as LifelongInstance[];
+    const pairs = (await query("SELECT * FROM checkpoint_pairs ORDER BY dimension, episode_id, agent")) as never as Parameters<typeof validationRows>[0];
+    expect(checkpointFailures(tables as never)).toEqual(await query("SELECT * FROM checkpoint_failures ORDER BY dimension, rater, model, memory_mode, chain_index"));
+    expect(Object.keys(views.raters)).toEqual(["gpt-4", "annotator-lifelong"]);
+    for (const rater of Object.keys(views.raters)) {
+      expect(views.raters[rater]!.sets, rater).toEqual([...new Set(instances.filter((i) => i.rater === rater && i.checkpoints > 0).map((i) => i.checkpoint_set))].sort());
+      expect(views.raters[rater]!.logged, rater).toEqual(loggedBelCheck(instances, rater));
+    }
+    expect(views.validators).toEqual(validationRaters(pairs));
+    expect(views.validators.length).toBeGreaterThan(0);
+    for (const validator of views.validators) {
+      for (const positive of ["fail", "pass"] as const) expect(validationLookup(views, validator, positive), `${validator} ${positive}`).toEqual(validationRows(pairs, validator, positive));
+      expect(views.humans[validator]).toEqual([...new Set(pairs.filter((p) => p.llm_rater === validator).map((p) => p.human_rater))]);
+    }
+    expect(() => validationLookup(views, "nobody", "fail")).toThrow("data/lifelong-rows.bin: no Table 1 for nobody, positive class fail; rebuild the site");
+  });
+
   it("the overview's files come grouped: 10 sample files in 9 (benchmark, format) groups; the list of files is its own pack", () => {
     const {source_groups: groups, overview} = decodePack(new Uint8Array(packs.get("overview-first-view")!));
     expect(overview!.some((r) => r.section === "source")).toBe(false);
@@ -366,8 +406,34 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(first.options).toEqual({rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}, cot: "both"});
     expect(first.table).toEqual(hsiiByModel(cases as never, {rater: "gpt-4", policy: "mean", formula: "eq1", weights: {alpha: 1, beta: 1, gamma: 1}}));
     expect(first.table.find((r) => r.model === "gpt-4")).toMatchObject({n: 120, n1: 92, n2: 67, r1: 92 / 120, r2: 67 / 92});
-    expect(tableBeforeRows(first, first.options)).toBe(first.table);
-    expect(tableBeforeRows(first, {...first.options, policy: "strict"})).toBeNull();
+    expect(hsiiLookup(first.views, first.options)).toEqual(first.table);
+  });
+
+  it("HSII's option views: Table 1 per model and per cluster for each policy, runs filter, formula and weights, as the library computes it from the SQL path's rows", async () => {
+    const first = readHsiiFirstView(decodePack(new Uint8Array(packs.get("hsii-first-view")!)) as never);
+    const cases = await query("SELECT * FROM hsii_cases ORDER BY model, case_id, cot, rater");
+    const cotOf = {both: undefined, with: true, without: false} as const;
+    let compared = 0;
+    for (const policy of ["mean", "strict", "first"] as const) for (const cot of ["both", "with", "without"] as const) {
+      for (const [formula, weights] of [["eq1", {alpha: 1, beta: 1, gamma: 1}], ["eq1", {alpha: 0.3, beta: 2.5, gamma: 0.05}], ["table1", {alpha: 1, beta: 1, gamma: 1}]] as const) {
+        const o = {rater: "gpt-4", policy, formula, weights, cot};
+        const lib = {rater: "gpt-4", policy, formula, weights, cot: cotOf[cot]};
+        expect(hsiiLookup(first.views, o), `${policy} ${cot} ${formula}`).toEqual(hsiiByModel(cases as never, lib));
+        expect(hsiiLookup(first.views, o, "cluster"), `${policy} ${cot} ${formula} by cluster`).toEqual(hsiiByModel(cases as never, {...lib, by: "cluster"}));
+        compared++;
+      }
+    }
+    expect(compared).toBe(27);
+    expect(hsiiLookup(first.views, {...first.options, policy: "strict"})).not.toEqual(first.table);
+    expect(() => hsiiLookup(first.views, {...first.options, rater: "nobody"})).toThrow("data/hsii-first-view.bin: no Table 1 for judge nobody, policy mean, runs both; rebuild the site");
+    // COT Table 2 and its curve from the counts of first-solved rounds, for caps below, at and past the runs' length.
+    const cot = hsiiData({hsii_cases: cases as never, hsii_cot: await query("SELECT * FROM hsii_cot")}).cot;
+    expect(first.longestRun).toBe(longestRun(cot));
+    for (const cap of [1, 2, 3, 5, 128, 1024]) for (const threshold of [0.05, 0.5, 0.7, 1]) {
+      const maxK = Math.min(cap, first.longestRun);
+      expect(cotByModelFromRounds(first.cotRounds, {cap, threshold, maxK}), `cap ${cap}, s ${threshold}`).toEqual(cotByModel(cot, {cap, threshold, maxK}));
+    }
+    expect(cotByModel(cot, {cap: 2, threshold: 0.7, maxK: 2}).summaries).not.toEqual(cotByModel(cot, {cap: 128, threshold: 0.7, maxK: 2}).summaries);
   });
 
   it("STSS's first view: Table 3 under the default verdict set and partners, as the library computes it from the SQL path's rows", async () => {
@@ -380,8 +446,45 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const lang = {verdicts: {rater: set.rater, run_id: set.run_id}, appointmentPartners: "target" as const};
     expect(first.t3).toEqual(table3(data.conversations, lang));
     expect(first.t3.length).toBeGreaterThan(0);
-    expect(table3BeforeRows(first, lang)).toBe(first.t3);
-    expect(table3BeforeRows(first, {...lang, appointmentPartners: "all"})).toBeNull();
+    expect(languageLookup(first.views, lang).t3).toEqual(first.t3);
+  });
+
+  it("STSS's option views: every table over conversations for each verdict set, partner rule and level, and Table 4 for each of its 8 choices, as the library computes them from the SQL path's rows", async () => {
+    const first = readStssFirstView(decodePack(new Uint8Array(packs.get("stss-first-view")!)) as never);
+    const data = stssData({...decoded, stss_conversations: await query("SELECT * FROM stss_conversations"), stss_runs: await query("SELECT * FROM stss_runs")});
+    const rows = data.conversations;
+    const defaultSet = data.verdictSets[0]!;
+    let compared = 0;
+    for (const s of data.verdictSets) {
+      for (const appointmentPartners of APPOINTMENT_PARTNERS) {
+        const lang = {verdicts: {rater: s.rater, run_id: s.run_id}, appointmentPartners};
+        const view = languageLookup(first.views, lang);
+        expect(view.t3).toEqual(table3(rows, lang));
+        expect(view.warning).toBe(mismatchWarning(rows, lang));
+        expect(view.optionsText).toBe(languageOptionsText(rows, {...lang, defaultSet}));
+        for (const level of LEVELS) {
+          expect(view.levels[level].failuresByType).toEqual(conditionFailures(rows, {...lang, level, by: "type"}));
+          expect(view.levels[level].failuresByTask).toEqual(conditionFailures(rows, {...lang, level, by: "task"}));
+          expect(view.levels[level].tasks).toEqual(taskSummaries(rows, {...lang, level}));
+        }
+        compared++;
+      }
+    }
+    expect(compared).toBe(2 * data.verdictSets.length);
+    const set = {rater: defaultSet.rater, run_id: defaultSet.run_id};
+    expect(languageLookup(first.views, {verdicts: set, appointmentPartners: "all"}).t3).not.toEqual(first.t3);
+    for (const convRatio of ["mean", "pooled"] as const) for (const initiator of INITIATOR_RULES) for (const helpOrder of HELP_ORDER_RULES) {
+      expect(table4Lookup(first.views, convRatio, {initiator, helpOrder})).toEqual(table4(data.runs, {convRatio, rules: {initiator, helpOrder}}));
+    }
+    expect(first.views.modelChoices).toEqual([...new Set(rows.map((r) => `${r.model} · ${r.architecture}`))]);
+    expect(() => languageLookup(first.views, {verdicts: {rater: "nobody", run_id: ""}, appointmentPartners: "target"})).toThrow(
+      "data/stss-first-view.bin: no view for verdicts nobody · imported, partners target; rebuild the site");
+  });
+
+  it("STSS's rows pack holds the simulation runs alone, in the SQL order: the conversations stay at build time", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("stss-rows")!), "stss-rows");
+    expect(Object.keys(tables)).toEqual(["stss_runs"]);
+    expect(stssRuns(tables as never)).toEqual(await query("SELECT * FROM stss_runs ORDER BY model, architecture, task_id, run_label"));
   });
 
   it("InformativeBench's first view: Table 3 under the default options, as the library computes it from the SQL path's rows", async () => {
@@ -393,8 +496,52 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(first.results).toBe(2336);
     expect(first.table).toEqual(ibView(data, DEFAULT_IB_OPTIONS).table);
     expect(first.table.cells.length).toBeGreaterThan(0);
-    expect(ibTableBeforeRows(first, DEFAULT_IB_OPTIONS)).toBe(first.table);
-    expect(ibTableBeforeRows(first, {...DEFAULT_IB_OPTIONS, match: "contains"})).toBeNull();
+    expect(ibLookup(first.views, DEFAULT_IB_OPTIONS).table).toEqual(first.table);
+  });
+
+  it("InformativeBench's option views: Table 3, ablations and gold checks for all 32 choices of match, records, base and verifier, as the library computes them from the SQL path's rows", async () => {
+    const first = readIbFirstView(decodePack(new Uint8Array(packs.get("informativebench-first-view")!)) as never);
+    const data = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    let compared = 0;
+    for (const match of IB_CHOICES.match) for (const settings of IB_CHOICES.settings) for (const base of IB_CHOICES.base) {
+      for (const easy of IB_CHOICES.easy) for (const fixed of IB_CHOICES.fixed) {
+        const o = {...DEFAULT_IB_OPTIONS, match, settings, base, verifier: {easy, fixed}};
+        const expected = ibView(data, o);
+        const looked = ibLookup(first.views, o);
+        expect(looked.table, `${match} ${settings} ${base}`).toEqual(expected.table);
+        expect(looked.ablations, `${match} ${base}`).toEqual(expected.ablations);
+        expect(looked.gold, `${easy} ${fixed}`).toEqual(expected.gold);
+        compared++;
+      }
+    }
+    expect(compared).toBe(32);
+    // The choices differ: contains finds more right answers than exact somewhere, and another base changes the ablations.
+    expect(ibLookup(first.views, {...DEFAULT_IB_OPTIONS, match: "contains"}).table).not.toEqual(first.table);
+    for (const match of IB_CHOICES.match) {
+      const o = {...DEFAULT_IB_OPTIONS, match};
+      expect(infoNavLookup(first.views, o, []), match).toEqual(infoNavView(data, ibView(data, o).scored, o, []));
+    }
+    expect(infoNavLookup(first.views, {...DEFAULT_IB_OPTIONS, rightAt: 0.5}, [])).toBeNull();
+    expect(infoNavLookup(first.views, DEFAULT_IB_OPTIONS, [data.models[0]!])).toBeNull();
+    expect(() => ibLookup(first.views, {...DEFAULT_IB_OPTIONS, base: "given"})).toThrow(
+      "data/informativebench-first-view.bin: no view for match exact, records majority, base given, verifier pooled/sleep; rebuild the site");
+  });
+
+  it("InformativeBench's rows carry each record's score under both matches, as the library scores the SQL path's rows", async () => {
+    const tables = decodePack(new Uint8Array(packs.get("informativebench-rows")!), "informativebench-rows");
+    const data = informativeBenchData(tables as never);
+    const shipped = scoredByMatch(data, tables.ib_scores!);
+    const sqlData = informativeBenchData({
+      ib_results: await query("SELECT * FROM ib_results"), ib_plans: await query("SELECT * FROM ib_plans"),
+      ib_consensus: await query("SELECT * FROM ib_consensus"), ib_schedules: await query("SELECT * FROM ib_schedules"),
+    });
+    expect(tables.ib_scores).toHaveLength(2336);
+    for (const match of IB_CHOICES.match) expect(shipped[match], match).toEqual(ibView(sqlData, {...DEFAULT_IB_OPTIONS, match}).scored);
+    expect(shipped.contains.filter((r, i) => r.score !== shipped.exact[i]!.score).length).toBeGreaterThan(0);
+    expect(() => scoredByMatch(data, tables.ib_scores!.slice(1))).toThrow("data/informativebench-rows.bin: 2335 score rows for 2336 records; rebuild the site");
   });
 
   it("InformativeBench: results, plan updates, consensus steps and schedules in the SQL order", async () => {
