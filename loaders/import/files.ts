@@ -114,9 +114,9 @@ export function readJsonDocument(source: SourceFile): {text: string; doc: Json} 
 /**
  * One JSONL line as a record: an undecodable line, invalid JSON or any
  * RecordProblem that `toItem` throws becomes a reject naming the line; a blank
- * line is nothing.
+ * line is nothing, and so is a record `toItem` took in itself (returning null).
  */
-export function jsonlItem(number: number, text: string | RecordProblem, toItem: (doc: Json, line: number) => ReadItem): ReadItem | null {
+export function jsonlItem(number: number, text: string | RecordProblem, toItem: (doc: Json, line: number) => ReadItem | null): ReadItem | null {
   if (text instanceof RecordProblem) return {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
   if (!text.trim()) return null;
   try {

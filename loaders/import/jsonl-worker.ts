@@ -35,8 +35,15 @@ export type SegmentMessage = {slot: number; segment: number} & (
   | {type: "end"; lines: number; bytes: number}
 );
 
-/** Claims segments until none is left, turning each document into a record with `toItem`. */
-export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): void {
+/**
+ * Claims segments until none is left, turning each document into a record
+ * with `toItem`, or, where the format has one, writing it straight into the
+ * batch with `intoBatch` (false: not a record it writes that way).
+ */
+export function serveSegments(
+  toItem: (doc: Json, line: number) => ReadItem,
+  intoBatch?: (doc: Json, line: number, batch: BatchBuilder) => boolean,
+): void {
   const port = parentPort;
   if (!port) throw new Error("serveSegments runs in a worker thread");
   const work = workerData as SegmentWork;
@@ -63,11 +70,16 @@ export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): vo
       let lines = 0;
       let reached = end; // the segment's last line may run past its end
       const give = (bytes: Buffer, at: number) => post({type: "bytes", slot, segment, at, bytes}, [bytes.buffer as ArrayBuffer]);
+      // null: the episode is in the batch already.
+      const read = intoBatch ? (doc: Json, line: number) => (intoBatch(doc, line, builder) ? null : toItem(doc, line)) : toItem;
       for (const {number, text, offset} of readSegmentLines(fd, start, end, give)) {
         lines = number;
         reached = Math.max(reached, offset);
-        const item = jsonlItem(number, text, toItem);
-        if (!item) continue;
+        const item = jsonlItem(number, text, read);
+        if (!item) {
+          if (builder.chars >= work.batchChars) send(offset);
+          continue;
+        }
         if (item.kind === "episode") {
           builder.add(item.episode, number);
           if (builder.chars >= work.batchChars) send(offset);
