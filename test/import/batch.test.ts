@@ -10,7 +10,9 @@ import {BatchBuilder, batchEpisode, type EpisodeBatch} from "../../loaders/impor
 import {RecordProblem} from "../../loaders/import/errors.js";
 import {dumpIntoBatch, episodeFromDump} from "../../loaders/import/sotopia.js";
 import type {Json, JsonObject} from "../../loaders/import/validate.js";
-import {dumpRecord} from "../helpers/episodes.js";
+import {dumpRecord as dumpObject} from "../helpers/episodes.js";
+
+const dumpRecord = (id: string, overrides = {}) => dumpObject(id, overrides) as JsonObject;
 
 const SAMPLES = join(import.meta.dirname, "../../data/samples/sotopia/episodes.jsonl");
 
