@@ -4,9 +4,10 @@
 // Runs only inside a worker started by readJsonlInWorkers.
 
 import {closeSync, openSync} from "node:fs";
-import {parentPort, workerData} from "node:worker_threads";
+import {parentPort, receiveMessageOnPort, workerData} from "node:worker_threads";
 import {BatchBuilder, transferables} from "./batch.js";
 import {jsonlItem, readSegmentLines} from "./files.js";
+import {READ_CHUNK_BYTES} from "./source-file.js";
 import type {ReadItem} from "./records.js";
 import type {Json} from "./validate.js";
 
@@ -57,6 +58,11 @@ export function serveSegments(
     Atomics.add(inFlight, slot, 1);
     port.postMessage(message, transfer);
   };
+  // The reader hands back buffers the hash thread has finished with (see SourceFile.readBuffer): read into those first.
+  const readBuffer = (): Buffer => {
+    const spare = receiveMessageOnPort(port)?.message as ArrayBuffer | undefined;
+    return spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
+  };
   const fd = openSync(work.path, "r");
   try {
     for (let segment = Atomics.add(claims, 0, 1); segment < segments; segment = Atomics.add(claims, 0, 1)) {
@@ -72,7 +78,7 @@ export function serveSegments(
       const give = (bytes: Buffer, at: number) => post({type: "bytes", slot, segment, at, bytes}, [bytes.buffer as ArrayBuffer]);
       // null: the episode is in the batch already.
       const read = intoBatch ? (doc: Json, line: number) => (intoBatch(doc, line, builder) ? null : toItem(doc, line)) : toItem;
-      for (const {number, text, offset} of readSegmentLines(fd, start, end, give)) {
+      for (const {number, text, offset} of readSegmentLines(fd, start, end, give, readBuffer)) {
         lines = number;
         reached = Math.max(reached, offset);
         const item = jsonlItem(number, text, read);
