@@ -27,7 +27,7 @@ import {deserialize, serialize} from "node:v8";
 import {BatchBuilder, type EpisodeBatch} from "../loaders/import/batch.js";
 import {MAX_JSON_DEPTH, tooDeep} from "../loaders/import/json-text.js";
 import {importFiles} from "../loaders/import/session.js";
-import {dumpReading, episodeFromDump} from "../loaders/import/sotopia.js";
+import {dumpIntoBatch, dumpReading, episodeFromDump} from "../loaders/import/sotopia.js";
 import {nestsDeeperThan, type JsonObject} from "../loaders/import/validate.js";
 import {StoreWriter} from "../loaders/import/writer.js";
 import {stderrProgress} from "../loaders/progress.js";
@@ -321,10 +321,15 @@ async function phases(file: string, db: string, limit: number): Promise<void> {
     time("(replaced) tooDeep scan of the text", () => texts.forEach((t) => tooDeep(t)));
     const docs = time("JSON.parse (worker)", () => texts.map((t) => JSON.parse(t) as JsonObject));
     time("nesting depth, on the parsed tree (worker)", () => docs.forEach((d) => nestsDeeperThan(d, MAX_JSON_DEPTH)));
-    const episodes = time("validation + records: episodeFromDump (worker)", () => docs.map((d) => episodeFromDump(d)));
-    const batch = time("row building: BatchBuilder (worker)", () => {
+    const episodes = time("(replaced) validation + records: episodeFromDump", () => docs.map((d) => episodeFromDump(d)));
+    time("(replaced) row building from records: BatchBuilder.add", () => {
       const builder = new BatchBuilder();
       episodes.forEach((e, i) => builder.add(e, i + 1));
+      return builder.take(0);
+    });
+    const batch = time("validation + rows into columns: dumpIntoBatch (worker)", () => {
+      const builder = new BatchBuilder();
+      docs.forEach((d, i) => dumpIntoBatch(d, i + 1, builder));
       return builder.take(0);
     });
     const bytes = time("postMessage: serialise (worker)", () => serialize(batch));

@@ -78,6 +78,9 @@ export function transferables(b: EpisodeBatch): ArrayBuffer[] {
 
 const int = (v: number | null): number => (v === null ? NULL_INT : v);
 
+/** An episode's own columns, as EpisodeRecord holds them. */
+export type EpisodeFields = Pick<EpisodeRecord, "scenario_id" | "scenario" | "codename" | "task_type" | "chain_id" | "chain_index" | "split" | "tag" | "synthetic" | "settings">;
+
 /** Collects episodes into a batch (in the worker). */
 export class BatchBuilder {
   private dict: string[] = [];
@@ -96,6 +99,8 @@ export class BatchBuilder {
   };
   /** Text held by the batch so far, a measure of its size. */
   chars = 0;
+  /** Where the episode begun and not yet ended started, in each list (for dropEpisode). */
+  private mark: {line: number; p: number; m: number; r: number; chars: number} | null = null;
 
   get count(): number {
     return this.line.length;
@@ -113,56 +118,109 @@ export class BatchBuilder {
 
   add(ep: EpisodeRecord, line: number): void {
     if (ep.tables && Object.keys(ep.tables).length) throw new Error("episode batches carry no benchmark tables; read this format without workers");
-    const e = this.e;
-    this.line.push(line);
-    e.episode_id.push(ep.episode_id);
-    e.benchmarkCode.push(this.code(ep.benchmark));
-    e.scenario_id.push(ep.scenario_id);
-    e.scenario.push(ep.scenario);
-    e.codename.push(ep.codename);
-    e.task_type.push(ep.task_type);
-    e.chain_id.push(ep.chain_id);
-    e.chain_index.push(int(ep.chain_index));
-    e.split.push(ep.split);
-    e.tag.push(ep.tag);
-    e.synthetic.push(ep.synthetic ? 1 : 0);
-    e.settings.push(ep.settings ? JSON.stringify(ep.settings) : null);
-    e.judgeFailed.push(ep.settings?.judge_failed ? 1 : 0);
-    this.chars += (ep.scenario?.length ?? 0) + 200;
-    const p = this.p;
-    for (const x of ep.participants) {
-      p.agent.push(x.agent);
-      p.agent_ref.push(x.agent_ref);
-      p.modelCode.push(this.code(x.model));
-      p.character.push(x.character);
-      p.goal.push(x.goal);
-      p.background.push(x.background);
-      this.chars += (x.goal?.length ?? 0) + (x.background?.length ?? 0);
-    }
-    p.start.push(p.agent.length);
-    const m = this.m;
-    for (const x of ep.messages) {
-      m.turn.push(x.turn);
-      m.agent.push(int(x.agent));
-      m.actionCode.push(this.code(x.action_type));
-      m.content.push(x.content);
-      m.words.push(int(spokenWords(x.action_type, x.agent, x.content)));
-      this.chars += x.content.length;
-    }
-    m.start.push(m.turn.length);
-    const r = this.r;
+    this.begin();
+    this.episode(line, ep.episode_id, ep.benchmark, ep);
+    for (const x of ep.participants) this.participant(x.agent, x.agent_ref, x.model, x.character, x.goal, x.background);
+    for (const x of ep.messages) this.message(x.turn, x.agent, x.action_type, x.content);
     for (const x of ep.ratings) {
       if (x.episode_id !== ep.episode_id) throw new Error(`episode ${ep.episode_id} carries a rating of ${x.episode_id}; batches store an episode's own ratings only`);
-      r.agent.push(x.agent);
-      r.dimensionCode.push(this.code(x.dimension));
-      r.raterCode.push(this.code(x.rater));
-      r.raterKindCode.push(this.code(x.rater_kind));
-      r.value.push(x.value);
-      r.rationale.push(x.rationale);
-      r.runCode.push(this.code(x.run_id));
-      this.chars += x.rationale?.length ?? 0;
+      this.rating(x.agent, x.dimension, x.rater, x.rater_kind, x.value, x.rationale, x.run_id);
     }
-    r.start.push(r.agent.length);
+    this.endEpisode();
+  }
+
+  /**
+   * Starts an episode: its episode row, participants, messages and ratings
+   * follow (in any order: each goes to its own columns), then endEpisode. A
+   * reader that builds them straight from its input (no EpisodeRecord in
+   * between) calls these itself, and dropEpisode when the input turns out bad
+   * half way.
+   */
+  begin(): void {
+    this.mark = {line: this.line.length, p: this.p.agent.length, m: this.m.turn.length, r: this.r.agent.length, chars: this.chars};
+  }
+
+  episode(line: number, id: string, benchmark: string, f: EpisodeFields): void {
+    const e = this.e;
+    this.line.push(line);
+    e.episode_id.push(id);
+    e.benchmarkCode.push(this.code(benchmark));
+    e.scenario_id.push(f.scenario_id);
+    e.scenario.push(f.scenario);
+    e.codename.push(f.codename);
+    e.task_type.push(f.task_type);
+    e.chain_id.push(f.chain_id);
+    e.chain_index.push(int(f.chain_index));
+    e.split.push(f.split);
+    e.tag.push(f.tag);
+    e.synthetic.push(f.synthetic ? 1 : 0);
+    e.settings.push(f.settings ? JSON.stringify(f.settings) : null);
+    e.judgeFailed.push(f.settings?.judge_failed ? 1 : 0);
+    this.chars += (f.scenario?.length ?? 0) + 200;
+  }
+
+  participant(agent: number, agentRef: string | null, model: string, character: string | null, goal: string | null, background: string | null): void {
+    const p = this.p;
+    p.agent.push(agent);
+    p.agent_ref.push(agentRef);
+    p.modelCode.push(this.code(model));
+    p.character.push(character);
+    p.goal.push(goal);
+    p.background.push(background);
+    this.chars += (goal?.length ?? 0) + (background?.length ?? 0);
+  }
+
+  message(turn: number, agent: number | null, actionType: string, content: string): void {
+    const m = this.m;
+    m.turn.push(turn);
+    m.agent.push(int(agent));
+    m.actionCode.push(this.code(actionType));
+    m.content.push(content);
+    m.words.push(int(spokenWords(actionType, agent, content)));
+    this.chars += content.length;
+  }
+
+  rating(agent: number, dimension: string, rater: string, raterKind: string, value: number, rationale: string | null, runId: string): void {
+    const r = this.r;
+    r.agent.push(agent);
+    r.dimensionCode.push(this.code(dimension));
+    r.raterCode.push(this.code(rater));
+    r.raterKindCode.push(this.code(raterKind));
+    r.value.push(value);
+    r.rationale.push(rationale);
+    r.runCode.push(this.code(runId));
+    this.chars += rationale?.length ?? 0;
+  }
+
+  /** Ratings of the current episode from the `from`-th on (a count from ratingCount) are dropped. */
+  dropRatingsFrom(from: number): void {
+    const r = this.r;
+    for (const column of [r.agent, r.dimensionCode, r.raterCode, r.raterKindCode, r.value, r.rationale, r.runCode]) column.length = from;
+  }
+
+  /** Rating rows held so far (for dropRatingsFrom). */
+  get ratingCount(): number {
+    return this.r.agent.length;
+  }
+
+  endEpisode(): void {
+    this.p.start.push(this.p.agent.length);
+    this.m.start.push(this.m.turn.length);
+    this.r.start.push(this.r.agent.length);
+    this.mark = null;
+  }
+
+  /** Takes back the rows of the episode begun and not ended, as if it had never started. */
+  dropEpisode(): void {
+    const at = this.mark;
+    if (!at) return;
+    this.line.length = at.line;
+    for (const column of Object.values(this.e)) column.length = at.line;
+    for (const [key, column] of Object.entries(this.p)) if (key !== "start") column.length = at.p;
+    for (const [key, column] of Object.entries(this.m)) if (key !== "start") column.length = at.m;
+    for (const [key, column] of Object.entries(this.r)) if (key !== "start") column.length = at.r;
+    this.chars = at.chars;
+    this.mark = null;
   }
 
   /** The batch so far; the builder starts afresh. */

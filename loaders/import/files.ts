@@ -5,7 +5,7 @@ import {createHash} from "node:crypto";
 import {createReadStream, readSync, statSync} from "node:fs";
 import {RecordProblem} from "./errors.js";
 import type {ReadItem} from "./records.js";
-import {SourceFile} from "./source-file.js";
+import {READ_CHUNK_BYTES, SourceFile} from "./source-file.js";
 import {parseJson, type Json} from "./validate.js";
 
 /** sha256 of a file's bytes, streamed: only to tell, before reading, whether it is already imported. */
@@ -39,7 +39,6 @@ function decode(bytes: Uint8Array): string | RecordProblem {
   return b.toString("utf8", b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0);
 }
 
-const CHUNK = 1 << 22;
 
 /**
  * The file's lines (without their line breaks), decoded one at a time so memory
@@ -54,8 +53,8 @@ export function* readLines(from: SourceFile | string): Generator<Line> {
     let number = 0;
     let bytesRead = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafeSlow(CHUNK);
-      const got = readSync(source.fd, chunk, 0, CHUNK, bytesRead);
+      const chunk = source.readBuffer();
+      const got = readSync(source.fd, chunk, 0, chunk.length, bytesRead);
       if (got === 0) break;
       const data = chunk.subarray(0, got);
       const at = bytesRead;
@@ -114,9 +113,9 @@ export function readJsonDocument(source: SourceFile): {text: string; doc: Json} 
 /**
  * One JSONL line as a record: an undecodable line, invalid JSON or any
  * RecordProblem that `toItem` throws becomes a reject naming the line; a blank
- * line is nothing.
+ * line is nothing, and so is a record `toItem` took in itself (returning null).
  */
-export function jsonlItem(number: number, text: string | RecordProblem, toItem: (doc: Json, line: number) => ReadItem): ReadItem | null {
+export function jsonlItem(number: number, text: string | RecordProblem, toItem: (doc: Json, line: number) => ReadItem | null): ReadItem | null {
   if (text instanceof RecordProblem) return {kind: "reject", line: number, field: null, problem: text.problem, raw: ""};
   if (!text.trim()) return null;
   try {
@@ -143,9 +142,12 @@ export function* readJsonl(from: SourceFile | string, onProgress: (bytesRead: nu
  * numbered afterwards by adding up the segments' counts. Same decoding as readLines.
  * `give` receives the bytes of those lines (their own buffers, to keep), in
  * order and each once: over all segments, the whole file exactly once.
+ * `readBuffer` gives the buffer each read goes into (no longer used here
+ * once given away, so it may be one given away before).
  */
 export function* readSegmentLines(
   fd: number, start: number, end: number, give: (bytes: Buffer, at: number) => void = () => {},
+  readBuffer: () => Buffer = () => Buffer.allocUnsafeSlow(READ_CHUNK_BYTES),
 ): Generator<{number: number; text: string | RecordProblem; offset: number}> {
   let pos = start;
   if (start > 0) {
@@ -166,8 +168,8 @@ export function* readSegmentLines(
   let number = 0;
   let pending: Buffer | null = null;
   while (pos < end || pending) {
-    const chunk = Buffer.allocUnsafeSlow(CHUNK);
-    const got = readSync(fd, chunk, 0, CHUNK, pos);
+    const chunk = readBuffer();
+    const got = readSync(fd, chunk, 0, chunk.length, pos);
     if (got === 0) break;
     const data = chunk.subarray(0, got);
     const base = pos;

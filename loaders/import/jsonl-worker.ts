@@ -4,9 +4,10 @@
 // Runs only inside a worker started by readJsonlInWorkers.
 
 import {closeSync, openSync} from "node:fs";
-import {parentPort, workerData} from "node:worker_threads";
+import {parentPort, receiveMessageOnPort, workerData} from "node:worker_threads";
 import {BatchBuilder, transferables} from "./batch.js";
 import {jsonlItem, readSegmentLines} from "./files.js";
+import {READ_CHUNK_BYTES} from "./source-file.js";
 import type {ReadItem} from "./records.js";
 import type {Json} from "./validate.js";
 
@@ -35,8 +36,15 @@ export type SegmentMessage = {slot: number; segment: number} & (
   | {type: "end"; lines: number; bytes: number}
 );
 
-/** Claims segments until none is left, turning each document into a record with `toItem`. */
-export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): void {
+/**
+ * Claims segments until none is left, turning each document into a record
+ * with `toItem`, or, where the format has one, writing it straight into the
+ * batch with `intoBatch` (false: not a record it writes that way).
+ */
+export function serveSegments(
+  toItem: (doc: Json, line: number) => ReadItem,
+  intoBatch?: (doc: Json, line: number, batch: BatchBuilder) => boolean,
+): void {
   const port = parentPort;
   if (!port) throw new Error("serveSegments runs in a worker thread");
   const work = workerData as SegmentWork;
@@ -49,6 +57,11 @@ export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): vo
     for (let n = Atomics.load(inFlight, slot); n >= work.maxInFlight; n = Atomics.load(inFlight, slot)) Atomics.wait(inFlight, slot, n);
     Atomics.add(inFlight, slot, 1);
     port.postMessage(message, transfer);
+  };
+  // The reader hands back buffers the hash thread has finished with (see SourceFile.readBuffer): read into those first.
+  const readBuffer = (): Buffer => {
+    const spare = receiveMessageOnPort(port)?.message as ArrayBuffer | undefined;
+    return spare ? Buffer.from(spare) : Buffer.allocUnsafeSlow(READ_CHUNK_BYTES);
   };
   const fd = openSync(work.path, "r");
   try {
@@ -63,11 +76,16 @@ export function serveSegments(toItem: (doc: Json, line: number) => ReadItem): vo
       let lines = 0;
       let reached = end; // the segment's last line may run past its end
       const give = (bytes: Buffer, at: number) => post({type: "bytes", slot, segment, at, bytes}, [bytes.buffer as ArrayBuffer]);
-      for (const {number, text, offset} of readSegmentLines(fd, start, end, give)) {
+      // null: the episode is in the batch already.
+      const read = intoBatch ? (doc: Json, line: number) => (intoBatch(doc, line, builder) ? null : toItem(doc, line)) : toItem;
+      for (const {number, text, offset} of readSegmentLines(fd, start, end, give, readBuffer)) {
         lines = number;
         reached = Math.max(reached, offset);
-        const item = jsonlItem(number, text, toItem);
-        if (!item) continue;
+        const item = jsonlItem(number, text, read);
+        if (!item) {
+          if (builder.chars >= work.batchChars) send(offset);
+          continue;
+        }
         if (item.kind === "episode") {
           builder.add(item.episode, number);
           if (builder.chars >= work.batchChars) send(offset);

@@ -53,11 +53,12 @@ interface ReadHere {
 }
 
 /** Reads and parses segment `segment` on this thread, as a worker would, holding the result for its turn. */
-function readHere(fd: number, segment: number, segmentBytes: number, size: number, toItem: (doc: Json, line: number) => ReadItem): ReadHere {
-  const end = Math.min(size, (segment + 1) * segmentBytes);
+function readHere(source: SourceFile, segment: number, segmentBytes: number, toItem: (doc: Json, line: number) => ReadItem): ReadHere {
+  const end = Math.min(source.size, (segment + 1) * segmentBytes);
   const out: ReadHere = {items: [], bytes: [], lines: 0, reached: end, failure: null};
   try {
-    for (const {number, text, offset} of readSegmentLines(fd, segment * segmentBytes, end, (b, at) => out.bytes.push([b, at]))) {
+    const give = (b: Buffer, at: number) => out.bytes.push([b, at]);
+    for (const {number, text, offset} of readSegmentLines(source.fd, segment * segmentBytes, end, give, () => source.readBuffer())) {
       out.lines = number;
       out.reached = Math.max(out.reached, offset);
       const item = jsonlItem(number, text, toItem);
@@ -203,7 +204,7 @@ export async function* readJsonlInWorkers(
     const next = Atomics.load(claimed, 0);
     if (next >= segments || (segment !== -1 && next !== segment)) return false;
     if (Atomics.compareExchange(claimed, 0, next, next + 1) !== next) return false;
-    ahead.set(next, readHere(source.fd, next, plan.segmentBytes, size, toItem));
+    ahead.set(next, readHere(source, next, plan.segmentBytes, toItem));
     return true;
   };
   try {
@@ -235,6 +236,9 @@ export async function* readJsonlInWorkers(
         }
         if (m.type === "bytes") {
           source.give(m.bytes, m.at);
+          // A buffer back for each one read, so the worker need not fault in fresh pages for the next.
+          const spare = source.spareBuffer();
+          if (spare) workers[m.slot].postMessage(spare, [spare]);
         } else if (m.type === "batch") {
           const b = m.batch;
           for (let i = 0; i < b.count; i++) b.line[i] += lineBase;

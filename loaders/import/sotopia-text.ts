@@ -12,7 +12,9 @@ const BRACKETED = /^\[(non-verbal communication|action)\]\s?([\s\S]*)$/;
 
 /** An agent's action as sotopia renders it (`said: "…"`, `[action] …`, `did nothing`, `left the conversation`). */
 export function parseAction(text: string): Action {
-  const t = text.trim().replace(/,$/, "");
+  const trimmed = text.trim();
+  // Not replace(/,$/): the regexp tries every position of the text for its comma.
+  const t = trimmed.endsWith(",") ? trimmed.slice(0, -1) : trimmed;
   if (t.startsWith("said:")) {
     let body = t.slice(5).trim();
     if (body.length >= 2 && body.startsWith('"') && body.endsWith('"')) body = body.slice(1, -1);

@@ -2,6 +2,6 @@
 // its segments of the file (see jsonl-worker.ts).
 
 import {serveSegments} from "./jsonl-worker.js";
-import {episodeItem} from "./sotopia.js";
+import {dumpIntoBatch, episodeItem} from "./sotopia.js";
 
-serveSegments((doc, line) => episodeItem(doc, line, false));
+serveSegments((doc, line) => episodeItem(doc, line, false), dumpIntoBatch);

@@ -8,7 +8,8 @@ import {RecordProblem} from "./errors.js";
 import {readJsonDocument, readJsonl} from "./files.js";
 import {arrayElementLines} from "./json-text.js";
 import {readJsonlInWorkers} from "./jsonl-workers.js";
-import {emptyEpisode, type EpisodeRecord, type MessageRecord, type ReadItem, type RatingRecord} from "./records.js";
+import type {BatchBuilder, EpisodeFields} from "./batch.js";
+import {emptyEpisode, type EpisodeRecord, type RaterKind, type ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
 import {parseAction, parseContext, parseReasoning, parseRenderedConversation} from "./sotopia-text.js";
 import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, type Json, type JsonObject} from "./validate.js";
@@ -39,46 +40,75 @@ function seatScores(entry: Json, field: string): Map<string, number> | null {
   return out;
 }
 
-function ratingsOf(
-  episode: EpisodeRecord,
-  rewards: Json[],
-  field: string,
-  judge: string,
-  reasoning: string | null,
-): {ratings: RatingRecord[]; failed: boolean} {
-  if (rewards.length !== episode.participants.length) {
-    throw new RecordProblem(field, `expected one entry per agent (${episode.participants.length}), got ${rewards.length}`);
-  }
-  const rationales = reasoning ? parseReasoning(reasoning) : new Map();
-  const ratings: RatingRecord[] = [];
-  let failed = false;
-  rewards.forEach((entry, i) => {
-    const scores = seatScores(entry, `${field}[${i}]`);
-    if (!scores) {
-      failed = true;
-      return;
-    }
-    for (const [dimension, value] of scores) {
-      ratings.push({
-        episode_id: episode.episode_id, agent: i + 1, dimension, rater: judge, rater_kind: "llm", value,
-        rationale: rationales.get(i + 1)?.get(dimension) ?? null, run_id: "",
-      });
-    }
-  });
-  // A judge that failed for one seat failed for the episode: keep no partial scores.
-  return failed ? {ratings: [], failed} : {ratings, failed};
+/**
+ * Where a record's rows go: into an EpisodeRecord's lists (RecordRows), or,
+ * in a parse worker, straight into the columns of a batch (BatchBuilder), so
+ * the dump's hot path builds no record objects on the way.
+ */
+interface EpisodeRows {
+  participant(agent: number, agentRef: string | null, model: string, character: string | null, goal: string | null, background: string | null): void;
+  message(turn: number, agent: number | null, actionType: string, content: string): void;
+  rating(agent: number, dimension: string, rater: string, raterKind: RaterKind, value: number, rationale: string | null, runId: string): void;
+  readonly ratingCount: number;
+  dropRatingsFrom(count: number): void;
 }
 
-/** Reads the judge's scores from `record[field]` into the episode, noting a failed judge or an unscored episode in `settings`. */
-function scoreEpisode(episode: EpisodeRecord, record: JsonObject, field: string, judge: string, settings: Record<string, unknown>): void {
+/** Rows into the lists of `episode`. */
+class RecordRows implements EpisodeRows {
+  constructor(private readonly episode: EpisodeRecord) {}
+
+  participant(agent: number, agent_ref: string | null, model: string, character: string | null, goal: string | null, background: string | null): void {
+    this.episode.participants.push({agent, agent_ref, model, character, goal, background});
+  }
+
+  message(turn: number, agent: number | null, action_type: string, content: string): void {
+    this.episode.messages.push({turn, agent, action_type, content});
+  }
+
+  rating(agent: number, dimension: string, rater: string, rater_kind: RaterKind, value: number, rationale: string | null, run_id: string): void {
+    this.episode.ratings.push({episode_id: this.episode.episode_id, agent, dimension, rater, rater_kind, value, rationale, run_id});
+  }
+
+  get ratingCount(): number {
+    return this.episode.ratings.length;
+  }
+
+  dropRatingsFrom(count: number): void {
+    this.episode.ratings.length = count;
+  }
+}
+
+/** The judge's scores of `seats` participants from `rewards` into `rows`; true if the judge failed (then no scores are kept). */
+function ratingsInto(rows: EpisodeRows, seats: number, rewards: Json[], field: string, judge: string, reasoning: string | null): boolean {
+  if (rewards.length !== seats) {
+    throw new RecordProblem(field, `expected one entry per agent (${seats}), got ${rewards.length}`);
+  }
+  const rationales = reasoning ? parseReasoning(reasoning) : new Map<number, Map<string, string>>();
+  const first = rows.ratingCount;
+  let failed = false;
+  for (let i = 0; i < rewards.length; i++) {
+    const scores = seatScores(rewards[i], `${field}[${i}]`);
+    if (!scores) {
+      failed = true;
+      continue;
+    }
+    const seat = rationales.get(i + 1);
+    for (const [dimension, value] of scores) rows.rating(i + 1, dimension, judge, "llm", value, seat?.get(dimension) ?? null, "");
+  }
+  // A judge that failed for one seat failed for the episode: keep no partial scores.
+  if (failed) rows.dropRatingsFrom(first);
+  return failed;
+}
+
+/** Reads the judge's scores from `record[field]` into `rows`, noting a failed judge or an unscored episode in `settings`. */
+function scoreEpisode(rows: EpisodeRows, seats: number, record: JsonObject, field: string, judge: string, settings: Record<string, unknown>): void {
   const rewards = record[field] === undefined || record[field] === null ? [] : asArray(record[field], field);
   if (!rewards.length) {
     settings.unscored = true;
     return;
   }
-  const {ratings, failed} = ratingsOf(episode, rewards, field, judge, optionalString(record.reasoning, "reasoning"));
-  episode.ratings = ratings;
-  if (failed) settings.judge_failed = true;
+  const reasoning = optionalString(record.reasoning, "reasoning");
+  if (ratingsInto(rows, seats, rewards, field, judge, reasoning)) settings.judge_failed = true;
 }
 
 /** Seat order: who the environment addressed first, else the given fallback names. */
@@ -94,9 +124,8 @@ function seatNames(messages: Json[] | null, fallback: string[]): string[] {
   return fallback;
 }
 
-function messagesOf(turns: Json[], names: string[], field: string): MessageRecord[] {
+function messagesInto(rows: EpisodeRows, turns: Json[], names: string[], field: string): void {
   const seat = new Map(names.map((n, i) => [n, i + 1]));
-  const out: MessageRecord[] = [];
   for (let t = 0; t < turns.length; t++) {
     const turn = turns[t];
     if (!Array.isArray(turn)) asArray(turn, `${field}[${t}]`);
@@ -111,10 +140,9 @@ function messagesOf(turns: Json[], names: string[], field: string): MessageRecor
       const agent = seat.get(sender);
       if (agent === undefined) throw new RecordProblem(`${field}[${t}][${j}][0]`, `sender ${JSON.stringify(sender)} is not a participant (${names.join(", ")})`);
       const {action_type, content} = parseAction((triple as Json[])[2] as string);
-      out.push({turn: t, agent, action_type, content});
+      rows.message(t, agent, action_type, content);
     }
   }
-  return out;
 }
 
 /** Throws the problem of a message that is not [sender, receiver, text]. */
@@ -133,9 +161,14 @@ function modelsOf(v: Json | undefined, field: string): {judge: string; agents: s
   return {judge: names[0], agents: names.slice(1)};
 }
 
-/** One record of the public JSONL dump. */
-export function episodeFromDump(record: JsonObject): EpisodeRecord {
-  const episode = emptyEpisode(asNonEmptyString(record.episode_id, "episode_id"), "sotopia");
+/**
+ * One record of the public JSONL dump: its participants, messages and scores
+ * go to the rows `rowsOf` gives for its id; its own columns are returned.
+ * Every check of a dump record is here, in the order its problems are found.
+ */
+function readDumpRecord(record: JsonObject, rowsOf: (id: string) => EpisodeRows): {id: string; fields: EpisodeFields} {
+  const id = asNonEmptyString(record.episode_id, "episode_id");
+  const rows = rowsOf(id);
   const {judge, agents} = modelsOf(record.experiment_model_name_pairs, "experiment_model_name_pairs");
   const rawMessages = record.raw_messages === undefined ? [] : asArray(record.raw_messages, "raw_messages");
   const backgrounds = record.agents_background ? asObject(record.agents_background, "agents_background") : {};
@@ -145,24 +178,49 @@ export function episodeFromDump(record: JsonObject): EpisodeRecord {
     throw new RecordProblem("agents_background", `found ${names.length} participant names for ${agents.length} agent models`);
   }
   const agentIds = record.agent_ids ? asArray(record.agent_ids, "agent_ids") : [];
-  episode.participants = names.map((name, i) => ({
-    agent: i + 1,
-    agent_ref: optionalString(agentIds[i], `agent_ids[${i}]`),
-    model: agents[i],
-    character: name,
-    goal: optionalString(goals[name], `social_goals.${name}`),
-    background: optionalString(backgrounds[name], `agents_background.${name}`),
-  }));
-  episode.scenario_id = optionalString(record.environment_id, "environment_id");
-  episode.scenario = optionalString(record.scenario, "scenario");
-  episode.codename = optionalString(record.codename, "codename");
-  episode.tag = optionalString(record.experiment_tag, "experiment_tag");
-  episode.synthetic = record.synthetic === true;
-  episode.messages = messagesOf(rawMessages, names, "raw_messages");
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    const agentRef = optionalString(agentIds[i], `agent_ids[${i}]`);
+    const goal = optionalString(goals[name], `social_goals.${name}`);
+    rows.participant(i + 1, agentRef, agents[i], name, goal, optionalString(backgrounds[name], `agents_background.${name}`));
+  }
+  const scenario_id = optionalString(record.environment_id, "environment_id");
+  const scenario = optionalString(record.scenario, "scenario");
+  const codename = optionalString(record.codename, "codename");
+  const tag = optionalString(record.experiment_tag, "experiment_tag");
+  const synthetic = record.synthetic === true;
+  messagesInto(rows, rawMessages, names, "raw_messages");
   const settings: Record<string, unknown> = {judge};
-  scoreEpisode(episode, record, record.raw_rewards !== undefined ? "raw_rewards" : "rewards", judge, settings);
-  episode.settings = settings;
-  return episode;
+  scoreEpisode(rows, names.length, record, record.raw_rewards !== undefined ? "raw_rewards" : "rewards", judge, settings);
+  return {id, fields: {scenario_id, scenario, codename, task_type: null, chain_id: null, chain_index: null, split: null, tag, synthetic, settings}};
+}
+
+/** One record of the public JSONL dump. */
+export function episodeFromDump(record: JsonObject): EpisodeRecord {
+  let episode = emptyEpisode("", "sotopia");
+  const {fields} = readDumpRecord(record, (id) => new RecordRows((episode = emptyEpisode(id, "sotopia"))));
+  return Object.assign(episode, fields);
+}
+
+/**
+ * One line of the dump straight into a batch's columns: the rows
+ * episodeFromDump would give, under the same checks; a problem leaves the
+ * batch as it was. False for a record in EpisodeLog shape, which goes through
+ * episodeItem instead.
+ */
+export function dumpIntoBatch(doc: Json, line: number, batch: BatchBuilder): boolean {
+  const record = asObject(doc, "(record)");
+  if ("pk" in record) return false;
+  batch.begin();
+  try {
+    const {id, fields} = readDumpRecord(record, () => batch);
+    batch.episode(line, id, "sotopia", fields);
+    batch.endEpisode();
+  } catch (e) {
+    batch.dropEpisode();
+    throw e;
+  }
+  return true;
 }
 
 /** One EpisodeLog as sotopia's local storage writes it. Partial logs with only `rewards_prompt` get their transcript from it. */
@@ -204,8 +262,9 @@ export function episodeFromEpisodeLog(record: JsonObject): EpisodeRecord {
   episode.tag = optionalString(record.tag, "tag");
   episode.synthetic = record.synthetic === true;
   const settings: Record<string, unknown> = {judge};
+  const rows = new RecordRows(episode);
   if (messages.length) {
-    episode.messages = messagesOf(messages, names, "messages");
+    messagesInto(rows, messages, names, "messages");
   } else if (prompt) {
     const seat = new Map(names.map((n, i) => [n, i + 1]));
     episode.messages = parseRenderedConversation(prompt, names).map((t) => ({
@@ -213,7 +272,7 @@ export function episodeFromEpisodeLog(record: JsonObject): EpisodeRecord {
     }));
     settings.transcript_from = "rewards_prompt";
   }
-  scoreEpisode(episode, record, "rewards", judge, settings);
+  scoreEpisode(rows, episode.participants.length, record, "rewards", judge, settings);
   episode.settings = settings;
   return episode;
 }

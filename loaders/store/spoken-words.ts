@@ -37,6 +37,15 @@ export function spokenWords(actionType: string, agent: number | null, content: s
   while (start < end && isTrimmed(content.charCodeAt(start))) start++;
   while (end > start && isTrimmed(content.charCodeAt(end - 1))) end--;
   if (start === end) return null;
+  return hasSplitBesidesSpace(content) ? wordsByChar(content, start, end) : wordsBySpaceRuns(content, start, end);
+}
+
+/** Whether `content` holds a tab, newline, form feed or carriage return (most messages hold none). */
+const hasSplitBesidesSpace = (content: string): boolean =>
+  content.includes("\n") || content.includes("\t") || content.includes("\r") || content.includes("\f");
+
+/** Words in content[start, end) split on RE2's \s, one character at a time. */
+function wordsByChar(content: string, start: number, end: number): number {
   let words = 1;
   let inGap = false;
   for (let i = start; i < end; i++) {
@@ -46,6 +55,20 @@ export function spokenWords(actionType: string, agent: number | null, content: s
     } else {
       inGap = false;
     }
+  }
+  return words;
+}
+
+/**
+ * wordsByChar for text whose only split character is the space: one more
+ * than its runs of spaces, found by indexOf (native) instead of a loop over
+ * every character, which cost about half of a dump line's row building.
+ */
+function wordsBySpaceRuns(content: string, start: number, end: number): number {
+  let words = 1;
+  for (let i = content.indexOf(" ", start); i !== -1 && i < end; i = content.indexOf(" ", i)) {
+    words++;
+    while (content.charCodeAt(i) === 0x20) i++;
   }
   return words;
 }

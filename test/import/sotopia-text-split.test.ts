@@ -3,7 +3,7 @@
 // same pieces, checked here against the regex itself on crafted and random texts.
 
 import {describe, expect, it} from "vitest";
-import {parseReasoning, splitAgentBlocks} from "../../loaders/import/sotopia-text.js";
+import {parseAction, parseReasoning, splitAgentBlocks} from "../../loaders/import/sotopia-text.js";
 
 const bySplit = (text: string) => text.split(/^Agent (\d+) comments:\s*$/m);
 
@@ -39,5 +39,16 @@ describe("splitAgentBlocks", () => {
       [1, new Map([["believability", "natural\nand fluent"], ["goal", "got it"]])],
       [2, new Map([["believability", "stiff"]])],
     ]));
+  });
+});
+
+describe("parseAction", () => {
+  it("drops one trailing comma as the regex /,$/ did, and only at the very end", () => {
+    expect(parseAction('said: "Hi, you",')).toEqual({action_type: "speak", content: "Hi, you"});
+    expect(parseAction("  did nothing,\n")).toEqual({action_type: "none", content: ""});
+    expect(parseAction("[action] waves,,")).toEqual({action_type: "action", content: "waves,"});
+    expect(parseAction("[non-verbal communication] nods, smiles")).toEqual({action_type: "non-verbal", content: "nods, smiles"});
+    expect(parseAction(",")).toEqual({action_type: "other", content: ""});
+    expect(parseAction("left the conversation, ")).toEqual({action_type: "leave", content: ""});
   });
 });

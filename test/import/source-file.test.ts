@@ -6,7 +6,7 @@ import {createHash} from "node:crypto";
 import {statSync, writeFileSync} from "node:fs";
 import {ImportError} from "../../loaders/import/errors.js";
 import {readLines, readSegmentLines} from "../../loaders/import/files.js";
-import {fileState, SourceFile} from "../../loaders/import/source-file.js";
+import {fileState, READ_CHUNK_BYTES, SourceFile} from "../../loaders/import/source-file.js";
 import {tempDir, writeFile} from "../helpers/store.js";
 
 const sha256 = (bytes: string | Uint8Array) => createHash("sha256").update(bytes).digest("hex");
@@ -28,6 +28,30 @@ describe("SourceFile", () => {
       let lines = 0;
       for (const line of readLines(source)) lines += line.text === `${lines}:${"x".repeat(1400)}` ? 1 : 0;
       expect(lines).toBe(9000);
+      expect(await source.finish(null)).toBe(sha256(text));
+    } finally {
+      source.close();
+    }
+  });
+
+  it("gets each hashed read buffer back to read into again, and still fingerprints every byte once", async () => {
+    // Five 4 MiB reads: later ones go into buffers the hash thread has handed back (a fresh buffer each cost page faults).
+    const text = Array.from({length: 14000}, (_, i) => `${i}:${"y".repeat(1490)}`).join("\n");
+    const path = writeFile(tempDir(), "reuse.jsonl", text);
+    const source = open(path);
+    try {
+      let lines = 0;
+      let reused = 0;
+      for await (const line of (async function* () {
+        yield* readLines(source);
+      })()) {
+        lines += line.text === `${lines}:${"y".repeat(1490)}` ? 1 : 0;
+        // Let the hash thread's replies in between lines, as an import's awaits do.
+        if (lines % 2000 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(lines).toBe(14000);
+      for (let waited = 0; waited < 100 && !(reused = source.spareBuffer()?.byteLength ?? 0); waited++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(reused).toBe(READ_CHUNK_BYTES);
       expect(await source.finish(null)).toBe(sha256(text));
     } finally {
       source.close();

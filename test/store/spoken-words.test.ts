@@ -73,6 +73,9 @@ describe("spokenWords, the count the import runs in JS", () => {
       ["speak", 1, "a\u00a0b", 1], // no-break space: trimmed at the ends, not a gap inside
       ["speak", 1, "a\u2003b\u3000c", 1],
       ["speak", 1, "\u3000a b\u00a0", 2],
+      ["speak", 1, "a \u00a0 b", 3], // runs of spaces only (counted by indexOf): the no-break space between them is a word
+      ["speak", 1, "a  \u3000  b c", 4],
+      ["speak", 1, "\u00a0a   b\u2003 \u00a0", 2],
       ["speak", 1, "\t", 2], // trim leaves a tab: split gives two empty pieces
       ["speak", 1, "\n\n", 2],
       ["speak", 1, "\thi", 2],
