@@ -10,7 +10,7 @@
 import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
-import {HumanScores} from "./agreement-humans.js";
+import {HumanScores, humanRows} from "./agreement-humans.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
 import {sideOf, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
@@ -90,7 +90,7 @@ export class AgreementEngine {
 
   /** The annotators' scores with `excluded` left out (NO_RATER: none), kept for the next calls. */
   private humans(excluded: number): HumanScores {
-    const all = (this.allHumans ??= HumanScores.all(this.columns));
+    const all = (this.allHumans ??= HumanScores.all(humanRows(this.columns)));
     if (excluded === NO_RATER) return all;
     return keep(this.humanScores, excluded, 2, () => all.without(excluded, this.instancesOf(excluded)));
   }

@@ -1,20 +1,47 @@
 // The human annotators' scores per instance, one annotator possibly left
 // out: what every pairing with the same A side shares (the humans' mean as B,
-// perceived ranges, the annotators' bins for kappa, their sd for "within one sd").
+// perceived ranges, their sd for "within one sd"; kappa bins them per pairing).
 
-import {binIndex} from "../lib/agreement.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {NumberIds, sideFrom, sideOf, type Side} from "./agreement-ranks.js";
 
 /**
  * The human annotators' scores of every instance, one annotator left out (A,
- * when A is one of them): the humans' mean, count and perceived range, and
- * per k their bins. Shared by every pairing with the same A side. Leaving one
+ * when A is one of them): the humans' mean, count, perceived range and sd.
+ * Shared by every pairing with the same A side. Leaving one
  * annotator out starts from every annotator's numbers and redoes only the
  * instances that annotator scored, so a change of A to an annotator costs
  * that annotator's instances, not the whole store; each instance is
  * computed by the same code either way, so the numbers are the same.
  */
+/** The annotators' rows alone, grouped by instance as the columns group them (row order kept): what every pass over their scores reads. */
+export interface HumanRows {
+  /** Per instance, its first annotator row; one more entry closes the last instance. */
+  start: Int32Array;
+  rater: Int32Array;
+  value: Float64Array;
+}
+
+/** The annotators' rows of these columns, in one pass. */
+export function humanRows(columns: AgreementColumns): HumanRows {
+  const {rowStart, human, rater, value} = columns;
+  const instances = rowStart.length - 1;
+  let size = 0;
+  for (let r = 0; r < human.length; r++) size += human[r] === 1 ? 1 : 0;
+  const out: HumanRows = {start: new Int32Array(instances + 1), rater: new Int32Array(size), value: new Float64Array(size)};
+  let at = 0;
+  for (let i = 0; i < instances; i++) {
+    out.start[i] = at;
+    for (let r = rowStart[i]!, end = rowStart[i + 1]!; r < end; r++) {
+      if (human[r] !== 1) continue;
+      out.rater[at] = rater[r]!;
+      out.value[at++] = value[r]!;
+    }
+  }
+  out.start[instances] = at;
+  return out;
+}
+
 export class HumanScores {
   readonly count: Int32Array;
   /** The mean as mean() takes it: the sum in row order over the count (NaN with none). */
@@ -26,20 +53,22 @@ export class HumanScores {
   readonly present: Int32Array;
   // The library groups ranges by the text `${min}/${max}`: one group per pair of numbers (−0 prints as 0).
   private readonly valueIds: NumberIds;
+  /** Range id per pair of value ids below RANGE_TABLE (−1: none yet); larger ids go through rangeIds. */
+  private readonly rangeTable: Int32Array;
   private readonly rangeIds: NumberIds;
   private sds?: Float64Array;
   private meanSide?: Side;
-  private readonly bins = new Map<number, {agreeing: Int32Array; counts: Uint16Array}>();
 
   /** Every annotator's scores (`excluded` −1), or `base`'s with `excluded` left out, redoing only `redo` (the instances `excluded` scored). */
-  private constructor(private readonly columns: AgreementColumns, private readonly excluded: number, private readonly base: HumanScores | null, private readonly redo: Int32Array | null) {
-    const instances = columns.rowStart.length - 1;
+  private constructor(readonly rows: HumanRows, readonly excluded: number, private readonly base: HumanScores | null, private readonly redo: Int32Array | null) {
+    const instances = rows.start.length - 1;
     if (base && redo) {
       this.count = base.count.slice();
       this.mean = base.mean.slice();
       this.range = base.range.slice();
       this.ranges = base.ranges.slice();
       this.valueIds = base.valueIds.clone();
+      this.rangeTable = base.rangeTable.slice();
       this.rangeIds = base.rangeIds.clone();
       let emptied = false;
       for (let j = 0; j < redo.length; j++) if (this.score(redo[j]!) === 0) emptied = true;
@@ -59,6 +88,7 @@ export class HumanScores {
     this.range = new Int32Array(instances);
     this.ranges = [];
     this.valueIds = new NumberIds();
+    this.rangeTable = new Int32Array(RANGE_TABLE * RANGE_TABLE).fill(-1);
     this.rangeIds = new NumberIds();
     let n = 0;
     for (let i = 0; i < instances; i++) if (this.score(i) > 0) n++;
@@ -67,25 +97,26 @@ export class HumanScores {
   }
 
   /** Every annotator's scores. */
-  static all(columns: AgreementColumns): HumanScores {
-    return new HumanScores(columns, -1, null, null);
+  static all(rows: HumanRows): HumanScores {
+    return new HumanScores(rows, -1, null, null);
   }
 
   /** These scores with annotator `excluded` left out; `scored` lists the instances it scored (ascending, repeats allowed). */
   without(excluded: number, scored: Int32Array): HumanScores {
-    return new HumanScores(this.columns, excluded, this, scored);
+    return new HumanScores(this.rows, excluded, this, scored);
   }
 
   /** Count, mean and range of instance i's scores; returns the count. */
   private score(i: number): number {
-    const c = this.columns;
+    const {start, rater, value} = this.rows;
+    const excluded = this.excluded;
     let m = 0;
     let sum = 0;
     let min = Infinity;
     let max = -Infinity;
-    for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
-      if (c.human[r] !== 1 || c.rater[r] === this.excluded) continue;
-      const v = c.value[r]!;
+    for (let r = start[i]!, end = start[i + 1]!; r < end; r++) {
+      if (rater[r] === excluded) continue;
+      const v = value[r]!;
       m++;
       sum += v;
       if (v < min) min = v;
@@ -97,10 +128,19 @@ export class HumanScores {
       this.range[i] = -1;
       return m;
     }
-    const id = this.rangeIds.id(this.valueIds.id(min) * 0x1000000 + this.valueIds.id(max));
-    if (id === this.ranges.length) this.ranges.push({min, max});
-    this.range[i] = id;
+    this.range[i] = this.rangeId(min, max);
     return m;
+  }
+
+  private rangeId(min: number, max: number): number {
+    const low = this.valueIds.id(min);
+    const high = this.valueIds.id(max);
+    const inTable = low < RANGE_TABLE && high < RANGE_TABLE;
+    if (inTable && this.rangeTable[low * RANGE_TABLE + high]! >= 0) return this.rangeTable[low * RANGE_TABLE + high]!;
+    const id = this.rangeIds.id(low * 0x1000000 + high);
+    if (id === this.ranges.length) this.ranges.push({min, max});
+    if (inTable) this.rangeTable[low * RANGE_TABLE + high] = id;
+    return id;
   }
 
   /** The mean as a side of a pairing (B or A = the humans). */
@@ -117,54 +157,26 @@ export class HumanScores {
       sds = this.base.sd().slice();
       for (let j = 0; j < this.redo.length; j++) sds[this.redo[j]!] = this.sdOf(this.redo[j]!);
     } else {
-      sds = new Float64Array(this.count.length);
-      for (let i = 0; i < sds.length; i++) sds[i] = this.sdOf(i);
+      sds = new Float64Array(this.count.length).fill(NaN);
+      for (let j = 0; j < this.present.length; j++) sds[this.present[j]!] = this.sdOf(this.present[j]!);
     }
     return (this.sds = sds);
   }
 
   private sdOf(i: number): number {
-    const c = this.columns;
+    const {start, rater, value} = this.rows;
+    const excluded = this.excluded;
     const m = this.count[i]!;
     if (m < 2) return NaN;
     const mean = this.mean[i]!;
     let ss = 0;
-    for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
-      if (c.human[r] !== 1 || c.rater[r] === this.excluded) continue;
-      ss += (c.value[r]! - mean) * (c.value[r]! - mean);
+    for (let r = start[i]!, end = start[i + 1]!; r < end; r++) {
+      if (rater[r] === excluded) continue;
+      ss += (value[r]! - mean) * (value[r]! - mean);
     }
     return Math.sqrt(ss / (m - 1));
   }
-
-  /** Per instance, the scores' count in each of k bins (binIndex) and the agreeing ordered pairs, Σ c(c − 1). */
-  binned(k: number): {agreeing: Int32Array; counts: Uint16Array} {
-    const known = this.bins.get(k);
-    if (known) return known;
-    let result: {agreeing: Int32Array; counts: Uint16Array};
-    if (this.base && this.redo) {
-      const from = this.base.binned(k);
-      result = {agreeing: from.agreeing.slice(), counts: from.counts.slice()};
-      for (let j = 0; j < this.redo.length; j++) this.bin(this.redo[j]!, k, result);
-    } else {
-      result = {agreeing: new Int32Array(this.count.length), counts: new Uint16Array(this.count.length * k)};
-      for (let j = 0; j < this.present.length; j++) this.bin(this.present[j]!, k, result);
-    }
-    // Two values of k at a time: each takes instances × k counts.
-    if (this.bins.size >= 2) this.bins.delete(this.bins.keys().next().value!);
-    this.bins.set(k, result);
-    return result;
-  }
-
-  private bin(i: number, k: number, {agreeing, counts}: {agreeing: Int32Array; counts: Uint16Array}): void {
-    const c = this.columns;
-    counts.fill(0, i * k, (i + 1) * k);
-    const {lo, hi} = c.dimensions[c.dimension[i]!]!;
-    for (let r = c.rowStart[i]!, end = c.rowStart[i + 1]!; r < end; r++) {
-      if (c.human[r] !== 1 || c.rater[r] === this.excluded) continue;
-      counts[i * k + binIndex(c.value[r]!, lo, hi, k)]++;
-    }
-    let a = 0;
-    for (let b = i * k; b < (i + 1) * k; b++) a += counts[b]! * (counts[b]! - 1);
-    agreeing[i] = a;
-  }
 }
+
+/** Value ids below this pair to a range id by table: every score on SOTOPIA's scales does. */
+const RANGE_TABLE = 64;

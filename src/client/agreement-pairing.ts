@@ -2,11 +2,11 @@
 // agreement table's parts over it, each computed once and kept.
 
 import {binIndex, type AgreementRow, type Kappa, type PerceivedRangeGroup, type PerceivedRanges, type SpreadBasis} from "../lib/agreement.js";
-import {pearson, type Correlation} from "../lib/inference.js";
+import {correlationP, fisherInterval, type Correlation} from "../lib/inference.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementEngine, AgreementView} from "./agreement-engine.js";
 import type {HumanScores} from "./agreement-humans.js";
-import {averageRanks, NumberIds, type Side} from "./agreement-ranks.js";
+import type {Side} from "./agreement-ranks.js";
 
 export const ALL = "all";
 export const PLAYED = [ALL, "model", "human"] as const;
@@ -182,65 +182,95 @@ export class Pairing {
     return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges()};
   }
 
-  /** Pearson's r and Spearman's rho per cell, by the library's pearson over gathered values and over average ranks; null on pooled rows. */
+  /**
+   * Pearson's r and Spearman's rho per cell (null on a pooled row with
+   * several dimensions), as the library's pearson gives them over the cell's
+   * values and over their average ranks, in two passes over the pairing:
+   * the first sums the values and tallies them per distinct value (from
+   * which come the ranks), the second sums the products about the means.
+   * Each sum runs over the cell's instances in pairing order, as pearson
+   * runs over the gathered values, so the numbers are the same to the bit;
+   * a mean rank may be summed from the tallies instead, as ranks are whole
+   * or half numbers whose sums are exact in any order.
+   */
   private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
-    const {cells, L, cellOf} = this;
+    const {cells, L, cellOf, judge, other, judgeId, otherId, n: paired} = this;
     const pooled = L * 3;
-    // Each dimension cell's values in pairing order, side by side in one buffer.
-    const offsets = new Int32Array(cells + 1);
-    for (let cell = 0; cell < pooled; cell++) offsets[cell + 1] = offsets[cell]! + n[cell]!;
-    for (let cell = pooled; cell < cells; cell++) offsets[cell + 1] = offsets[cell]!;
-    const size = offsets[pooled]!;
-    const xs = new Float64Array(size);
-    const ys = new Float64Array(size);
-    const xIds = new Int32Array(size);
-    const yIds = new Int32Array(size);
-    const fill = offsets.slice(0, pooled);
-    for (let k = 0; k < this.n; k++) {
+    const xPlace = this.judgeOrder;
+    const yPlace = this.otherOrder;
+    const X = xPlace.length;
+    const Y = yPlace.length;
+    const sumX = new Float64Array(cells);
+    const sumY = new Float64Array(cells);
+    const tallyX = new Int32Array(cells * X);
+    const tallyY = new Int32Array(cells * Y);
+    const at = new Int32Array(4);
+    /** The cells instance k adds to, into `at`: its dimension's and its own, and a pooled one while it holds one dimension. */
+    const cellsOf = (k: number): number => {
       const own = cellOf[k]!;
-      if (own >= pooled) continue;
-      const x = this.judge[k]!;
-      const y = this.other[k]!;
-      const xId = this.judgeId[k]!;
-      const yId = this.otherId[k]!;
-      const top = fill[own - (own % 3)]++;
-      const at = fill[own]++;
-      xs[top] = xs[at] = x;
-      ys[top] = ys[at] = y;
-      xIds[top] = xIds[at] = xId;
-      yIds[top] = yIds[at] = yId;
+      const p = own % 3;
+      let c = 0;
+      if (own < pooled) {
+        at[c++] = own - p;
+        at[c++] = own;
+      }
+      if (mixed[0] === 0) at[c++] = pooled;
+      if (p !== 0 && mixed[p] === 0) at[c++] = pooled + p;
+      return c;
+    };
+    for (let k = 0; k < paired; k++) {
+      const c = cellsOf(k);
+      const x = judge[k]!;
+      const y = other[k]!;
+      const px = xPlace[judgeId[k]!]!;
+      const py = yPlace[otherId[k]!]!;
+      for (let j = 0; j < c; j++) {
+        const cell = at[j]!;
+        sumX[cell] += x;
+        sumY[cell] += y;
+        tallyX[cell * X + px]++;
+        tallyY[cell * Y + py]++;
+      }
     }
-    const xOrder = this.judgeOrder;
-    const yOrder = this.otherOrder;
+    const meanX = sumX.map((s, cell) => s / n[cell]!);
+    const meanY = sumY.map((s, cell) => s / n[cell]!);
+    const rankX = averageRankTable(tallyX, cells, X);
+    const rankY = averageRankTable(tallyY, cells, Y);
+    const meanRankX = meanRanks(tallyX, rankX, n, X);
+    const meanRankY = meanRanks(tallyY, rankY, n, Y);
+    const sxy = new Float64Array(cells);
+    const sxx = new Float64Array(cells);
+    const syy = new Float64Array(cells);
+    const rxy = new Float64Array(cells);
+    const rxx = new Float64Array(cells);
+    const ryy = new Float64Array(cells);
+    for (let k = 0; k < paired; k++) {
+      const c = cellsOf(k);
+      const x = judge[k]!;
+      const y = other[k]!;
+      const px = xPlace[judgeId[k]!]!;
+      const py = yPlace[otherId[k]!]!;
+      for (let j = 0; j < c; j++) {
+        const cell = at[j]!;
+        const dx = x - meanX[cell]!;
+        const dy = y - meanY[cell]!;
+        sxy[cell] += dx * dy;
+        sxx[cell] += dx * dx;
+        syy[cell] += dy * dy;
+        const rx = rankX[cell * X + px]! - meanRankX[cell]!;
+        const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
+        rxy[cell] += rx * ry;
+        rxx[cell] += rx * rx;
+        ryy[cell] += ry * ry;
+      }
+    }
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
-    for (let cell = 0; cell < pooled; cell++) {
-      const from = offsets[cell]!;
-      const to = offsets[cell + 1]!;
-      pearsons.push(pearson(xs.subarray(from, to), ys.subarray(from, to)));
-      spearmans.push(pearson(averageRanks(xIds.subarray(from, to), xOrder), averageRanks(yIds.subarray(from, to), yOrder)));
-    }
-    for (let p = 0; p < 3; p++) {
+    for (let cell = 0; cell < cells; cell++) {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
-      if (mixed[p]) {
-        pearsons.push(null);
-        spearmans.push(null);
-        continue;
-      }
-      // One dimension (or none) in the pooled row: r over its instances, which a scan finds.
-      const xsOne: number[] = [];
-      const ysOne: number[] = [];
-      for (let k = 0; k < this.n; k++) {
-        if (p !== 0 && cellOf[k]! % 3 !== p) continue;
-        xsOne.push(this.judge[k]!);
-        ysOne.push(this.other[k]!);
-      }
-      const xIdsOne = new NumberIds();
-      const yIdsOne = new NumberIds();
-      const xi = Int32Array.from(xsOne, (v) => xIdsOne.id(v));
-      const yi = Int32Array.from(ysOne, (v) => yIdsOne.id(v));
-      pearsons.push(pearson(xsOne, ysOne));
-      spearmans.push(pearson(averageRanks(xi, xIdsOne.order()), averageRanks(yi, yIdsOne.order())));
+      const none = cell >= pooled && mixed[cell - pooled] === 1;
+      pearsons.push(none ? null : correlation(n[cell]!, sxy[cell]!, sxx[cell]!, syy[cell]!));
+      spearmans.push(none ? null : correlation(n[cell]!, rxy[cell]!, rxx[cell]!, ryy[cell]!));
     }
     return {pearsons, spearmans};
   }
@@ -293,49 +323,69 @@ export class Pairing {
     });
   }
 
-  /** Randolph's kappa per cell, among the annotators and with A as one more rater, summed as randolphKappa sums. */
+  /**
+   * Randolph's kappa per cell, among the annotators and with A as one more
+   * rater, summed as randolphKappa sums. One pass over the paired instances
+   * and their annotators' rows, binning as it goes: a change of k costs that
+   * pass and keeps nothing per instance.
+   */
   kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
     const known = this.kappas.get(bins);
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
-    const {cells, L, cellOf} = this;
+    const {cells, L, cellOf, instance, judge, n: paired} = this;
     const pooled = L * 3;
-    const c = this.engine.columns;
-    const {agreeing, counts} = this.humans.binned(bins);
+    const {dimension, dimensions} = this.engine.columns;
+    const {start, rater, value} = this.humans.rows;
+    const excluded = this.humans.excluded;
+    const count = this.humans.count;
     const sumH = new Float64Array(cells);
     const usedH = new Float64Array(cells);
     const sumJ = new Float64Array(cells);
     const usedJ = new Float64Array(cells);
-    const lows = Float64Array.from(c.dimensions, (d) => d.lo);
-    const highs = Float64Array.from(c.dimensions, (d) => d.hi);
-    const add = (cell: number, m: number, termH: number, termJ: number) => {
-      if (m >= 2) {
-        sumH[cell] += termH;
-        usedH[cell]++;
-      }
-      sumJ[cell] += termJ;
-      usedJ[cell]++;
-    };
-    for (let k = 0; k < this.n; k++) {
-      const i = this.instance[k]!;
-      const m = this.humans.count[i]!;
+    const lows = Float64Array.from(dimensions, (d) => d.lo);
+    const highs = Float64Array.from(dimensions, (d) => d.hi);
+    const tally = new Int32Array(bins);
+    const at = new Int32Array(4);
+    for (let k = 0; k < paired; k++) {
+      const i = instance[k]!;
+      const m = count[i]!;
       if (m === 0) continue;
-      const lo = lows[c.dimension[i]!]!;
-      const hi = highs[c.dimension[i]!]!;
-      const judge = this.judge[k]!;
-      // binIndex, inlined; binIndex itself throws its message for a score out of range.
-      const bin = judge < lo || judge > hi ? binIndex(judge, lo, hi, bins) : Math.min(Math.floor(((judge - lo) * bins) / (hi - lo)), bins - 1);
-      const termH = m >= 2 ? agreeing[i]! / (m * (m - 1)) : 0;
+      const lo = lows[dimension[i]!]!;
+      const hi = highs[dimension[i]!]!;
+      // Σ c(c − 1) over the bins, grown as each score joins its bin: c(c − 1) → (c + 1)c adds 2c.
+      let agreeing = 0;
+      const from = start[i]!;
+      const to = start[i + 1]!;
+      for (let r = from; r < to; r++) {
+        if (rater[r] === excluded) continue;
+        const bin = binOf(value[r]!, lo, hi, bins);
+        agreeing += 2 * tally[bin]!;
+        tally[bin]++;
+      }
+      const bin = binOf(judge[k]!, lo, hi, bins);
+      const termH = m >= 2 ? agreeing / (m * (m - 1)) : 0;
       // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
-      const termJ = (agreeing[i]! + 2 * counts[i * bins + bin]!) / ((m + 1) * m);
+      const termJ = (agreeing + 2 * tally[bin]!) / ((m + 1) * m);
+      for (let r = from; r < to; r++) if (rater[r] !== excluded) tally[binOf(value[r]!, lo, hi, bins)] = 0;
       const own = cellOf[k]!;
       const p = own % 3;
+      let c = 0;
       if (own < pooled) {
-        add(own - p, m, termH, termJ);
-        add(own, m, termH, termJ);
+        at[c++] = own - p;
+        at[c++] = own;
       }
-      add(pooled, m, termH, termJ);
-      add(pooled + p, m, termH, termJ);
+      at[c++] = pooled;
+      at[c++] = pooled + p;
+      for (let x = 0; x < c; x++) {
+        const cell = at[x]!;
+        if (m >= 2) {
+          sumH[cell] += termH;
+          usedH[cell]++;
+        }
+        sumJ[cell] += termJ;
+        usedJ[cell]++;
+      }
     }
     const kappaOf = (sum: number, used: number): Kappa => {
       const po = used ? sum / used : NaN;
@@ -469,4 +519,40 @@ interface BaseStats {
   pearson: (Correlation | null)[];
   spearman: (Correlation | null)[];
   ranges: PerceivedRanges[];
+}
+
+/** binIndex, inlined for the kappa pass; binIndex itself throws its message for a score out of range. */
+function binOf(value: number, lo: number, hi: number, bins: number): number {
+  if (value < lo || value > hi) return binIndex(value, lo, hi, bins);
+  const j = Math.floor(((value - lo) * bins) / (hi - lo));
+  return Math.min(j, bins - 1);
+}
+
+/** pearson's result from its sums: n, Σ dx·dy, Σ dx², Σ dy² about the means. */
+function correlation(n: number, sxy: number, sxx: number, syy: number): Correlation {
+  const r = n < 2 || sxx === 0 || syy === 0 ? NaN : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n)};
+}
+
+/** Per cell and place in ascending order, the average rank of that value among the cell's (averageRanks, from the tallies). */
+function averageRankTable(tally: Int32Array, cells: number, places: number): Float64Array {
+  const rank = new Float64Array(cells * places);
+  for (let cell = 0; cell < cells; cell++) {
+    let less = 0;
+    for (let p = cell * places; p < (cell + 1) * places; p++) {
+      const c = tally[p]!;
+      if (c) rank[p] = (less + (less + c - 1)) / 2 + 1;
+      less += c;
+    }
+  }
+  return rank;
+}
+
+/** Per cell, the mean of its instances' ranks: summed per value, exact as the ranks are halves. */
+function meanRanks(tally: Int32Array, rank: Float64Array, n: Float64Array, places: number): Float64Array {
+  return n.map((count, cell) => {
+    let sum = 0;
+    for (let p = cell * places; p < (cell + 1) * places; p++) sum += tally[p]! * rank[p]!;
+    return sum / count;
+  });
 }

@@ -1,6 +1,6 @@
 // The page's columnar agreement engine against the library the CLI uses
 // (pairInstances → agreementTable → kappaAmongAllAnnotators, differenceView):
-// the same numbers to 1e-12 on the bundled samples and on 10k random
+// the same numbers, to the last bit, on the bundled samples and on 10k random
 // instances, for every rater A, several B, k and both bases.
 
 import {join} from "node:path";
@@ -19,10 +19,10 @@ import {tempStore} from "../helpers/store.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 
-/** Where `actual` differs from `expected`: numbers by more than 1e-12 (NaN only matches NaN), anything else when not equal. */
+/** Where `actual` differs from `expected`: numbers in any bit (Object.is: NaN matches NaN), anything else when not equal. */
 function differencesOf(actual: unknown, expected: unknown, where: string, out: string[] = []): string[] {
   if (typeof expected === "number") {
-    const same = typeof actual === "number" && (Number.isNaN(expected) ? Number.isNaN(actual) : Math.abs(actual - expected) <= 1e-12);
+    const same = typeof actual === "number" && (Number.isNaN(expected) ? Number.isNaN(actual) : Object.is(actual, expected));
     if (!same) out.push(`${where}: ${String(actual)} vs ${expected}`);
   } else if (expected === null || typeof expected !== "object") {
     if (actual !== expected) out.push(`${where}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`);
