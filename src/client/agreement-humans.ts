@@ -3,7 +3,8 @@
 // perceived ranges, their sd for "within one sd"; kappa bins them per pairing).
 
 import type {AgreementColumns} from "./agreement-columns.js";
-import {NumberIds, sideFrom, sideOf, type Side} from "./agreement-ranks.js";
+import {binIndex} from "../lib/agreement.js";
+import {NumberIds, PairIds, sideFrom, sideOf, type Side} from "./agreement-ranks.js";
 
 /**
  * The human annotators' scores of every instance, one annotator left out (A,
@@ -20,6 +21,9 @@ export interface HumanRows {
   start: Int32Array;
   rater: Int32Array;
   value: Float64Array;
+  /** Per instance, its dimension (the columns' own array), and per dimension its scale. */
+  dimension: Int32Array;
+  dimensions: readonly {lo: number; hi: number}[];
 }
 
 /** The annotators' rows of these columns, in one pass. */
@@ -28,7 +32,7 @@ export function humanRows(columns: AgreementColumns): HumanRows {
   const instances = rowStart.length - 1;
   let size = 0;
   for (let r = 0; r < human.length; r++) size += human[r] === 1 ? 1 : 0;
-  const out: HumanRows = {start: new Int32Array(instances + 1), rater: new Int32Array(size), value: new Float64Array(size)};
+  const out: HumanRows = {start: new Int32Array(instances + 1), rater: new Int32Array(size), value: new Float64Array(size), dimension: columns.dimension, dimensions: columns.dimensions};
   let at = 0;
   for (let i = 0; i < instances; i++) {
     out.start[i] = at;
@@ -56,8 +60,18 @@ export class HumanScores {
   /** Range id per pair of value ids below RANGE_TABLE (−1: none yet); larger ids go through rangeIds. */
   private readonly rangeTable: Int32Array;
   private readonly rangeIds: NumberIds;
+  /**
+   * Per instance, its pattern: the dimension and the sequence of its scores
+   * in row order (−1 with none). Instances with one pattern have the same
+   * mean, sd and bins, computed by the same steps: kappa and the sd are
+   * worked out once per pattern (a few thousand on SOTOPIA's scales) and
+   * looked up per instance, to the same bits.
+   */
+  readonly pattern: Int32Array;
+  private readonly patterns: Patterns;
   private sds?: Float64Array;
   private meanSide?: Side;
+  private readonly bins = new Map<number, PatternBins>();
 
   /** Every annotator's scores (`excluded` −1), or `base`'s with `excluded` left out, redoing only `redo` (the instances `excluded` scored). */
   private constructor(readonly rows: HumanRows, readonly excluded: number, private readonly base: HumanScores | null, private readonly redo: Int32Array | null) {
@@ -70,6 +84,8 @@ export class HumanScores {
       this.valueIds = base.valueIds.clone();
       this.rangeTable = base.rangeTable.slice();
       this.rangeIds = base.rangeIds.clone();
+      this.pattern = base.pattern.slice();
+      this.patterns = base.patterns.clone();
       let emptied = false;
       for (let j = 0; j < redo.length; j++) if (this.score(redo[j]!) === 0) emptied = true;
       // Only an instance the left-out annotator scored alone drops out of the present ones.
@@ -90,6 +106,8 @@ export class HumanScores {
     this.valueIds = new NumberIds();
     this.rangeTable = new Int32Array(RANGE_TABLE * RANGE_TABLE).fill(-1);
     this.rangeIds = new NumberIds();
+    this.pattern = new Int32Array(instances);
+    this.patterns = new Patterns();
     let n = 0;
     for (let i = 0; i < instances; i++) if (this.score(i) > 0) n++;
     this.present = new Int32Array(n);
@@ -114,6 +132,8 @@ export class HumanScores {
     let sum = 0;
     let min = Infinity;
     let max = -Infinity;
+    const patterns = this.patterns;
+    let state = patterns.begin(this.rows.dimension[i]!);
     for (let r = start[i]!, end = start[i + 1]!; r < end; r++) {
       if (rater[r] === excluded) continue;
       const v = value[r]!;
@@ -121,9 +141,11 @@ export class HumanScores {
       sum += v;
       if (v < min) min = v;
       if (v > max) max = v;
+      state = patterns.step(state, v);
     }
     this.count[i] = m;
     this.mean[i] = sum / m;
+    this.pattern[i] = m === 0 ? -1 : patterns.end(state, this.rows.dimension[i]!, sum / m, this.rows, i, excluded);
     if (m < 2) {
       this.range[i] = -1;
       return m;
@@ -149,32 +171,109 @@ export class HumanScores {
     return (this.meanSide = this.base && this.redo ? sideFrom(this.base.side(), this.mean, this.present, this.redo) : sideOf(this.mean, this.present));
   }
 
-  /** sd() of each instance's scores (NaN under two). */
+  /** sd() of each instance's scores (NaN under two), by pattern. */
   sd(): Float64Array {
     if (this.sds) return this.sds;
-    let sds: Float64Array;
-    if (this.base && this.redo) {
-      sds = this.base.sd().slice();
-      for (let j = 0; j < this.redo.length; j++) sds[this.redo[j]!] = this.sdOf(this.redo[j]!);
-    } else {
-      sds = new Float64Array(this.count.length).fill(NaN);
-      for (let j = 0; j < this.present.length; j++) sds[this.present[j]!] = this.sdOf(this.present[j]!);
-    }
+    const bySd = this.patterns.sds();
+    const sds = new Float64Array(this.count.length).fill(NaN);
+    for (let j = 0; j < this.present.length; j++) sds[this.present[j]!] = bySd[this.pattern[this.present[j]!]!]!;
     return (this.sds = sds);
   }
 
-  private sdOf(i: number): number {
-    const {start, rater, value} = this.rows;
-    const excluded = this.excluded;
-    const m = this.count[i]!;
-    if (m < 2) return NaN;
-    const mean = this.mean[i]!;
-    let ss = 0;
-    for (let r = start[i]!, end = start[i + 1]!; r < end; r++) {
-      if (rater[r] === excluded) continue;
-      ss += (value[r]! - mean) * (value[r]! - mean);
+  /** Per pattern, for k bins: the agreeing ordered pairs Σ c(c − 1) and the count in each bin (binIndex). */
+  binned(k: number): PatternBins {
+    const known = this.bins.get(k);
+    if (known) return known;
+    const result = this.patterns.binned(k, this.rows.dimensions);
+    if (this.bins.size >= 2) this.bins.delete(this.bins.keys().next().value!);
+    this.bins.set(k, result);
+    return result;
+  }
+}
+
+export interface PatternBins {
+  agreeing: Int32Array;
+  /** Pattern p's count in bin b at p·k + b. */
+  counts: Uint16Array;
+  /** Scores per pattern. */
+  size: Int32Array;
+}
+
+/** The patterns met so far: each a dimension and a sequence of scores, numbered as met, built one score at a time through a chain of states. */
+class Patterns {
+  /** States: (previous state, value id); a start is (−1 − dimension, 0), which no state reaches. */
+  private chain = new PairIds();
+  private valueIds = new NumberIds();
+  /** Pattern of each chain state that ends one (−1: a state only passed through). */
+  private ofState = new Int32Array(64).fill(-1);
+  private dimension: number[] = [];
+  private first: number[] = [];
+  private size: number[] = [];
+  private mean: number[] = [];
+  private values: number[] = [];
+
+  begin(dimension: number): number {
+    return this.chain.id(-1 - dimension, 0);
+  }
+
+  step(state: number, value: number): number {
+    return this.chain.id(state, this.valueIds.id(value));
+  }
+
+  /** The pattern a sequence ends in; a new one keeps its scores (instance i's rows without `excluded`) and mean. */
+  end(state: number, dimension: number, mean: number, rows: HumanRows, i: number, excluded: number): number {
+    if (state >= this.ofState.length) {
+      const grown = new Int32Array(Math.max(state + 1, this.ofState.length * 2)).fill(-1);
+      grown.set(this.ofState);
+      this.ofState = grown;
     }
-    return Math.sqrt(ss / (m - 1));
+    const known = this.ofState[state]!;
+    if (known >= 0) return known;
+    const id = this.size.length;
+    this.ofState[state] = id;
+    this.dimension.push(dimension);
+    this.first.push(this.values.length);
+    this.mean.push(mean);
+    for (let r = rows.start[i]!, end = rows.start[i + 1]!; r < end; r++) if (rows.rater[r] !== excluded) this.values.push(rows.value[r]!);
+    this.size.push(this.values.length - this.first[id]!);
+    return id;
+  }
+
+  clone(): Patterns {
+    const copy = new Patterns();
+    copy.chain = this.chain.clone();
+    copy.valueIds = this.valueIds.clone();
+    copy.ofState = this.ofState.slice();
+    copy.dimension = this.dimension.slice();
+    copy.first = this.first.slice();
+    copy.size = this.size.slice();
+    copy.mean = this.mean.slice();
+    copy.values = this.values.slice();
+    return copy;
+  }
+
+  /** sd() of each pattern's scores, summed in their order about their mean, as sd() sums (NaN under two). */
+  sds(): Float64Array {
+    return Float64Array.from(this.size, (m, p) => {
+      if (m < 2) return NaN;
+      const mean = this.mean[p]!;
+      let ss = 0;
+      for (let x = this.first[p]!; x < this.first[p]! + m; x++) ss += (this.values[x]! - mean) * (this.values[x]! - mean);
+      return Math.sqrt(ss / (m - 1));
+    });
+  }
+
+  binned(k: number, dimensions: HumanRows["dimensions"]): PatternBins {
+    const P = this.size.length;
+    const out: PatternBins = {agreeing: new Int32Array(P), counts: new Uint16Array(P * k), size: Int32Array.from(this.size)};
+    for (let p = 0; p < P; p++) {
+      const {lo, hi} = dimensions[this.dimension[p]!]!;
+      for (let x = this.first[p]!; x < this.first[p]! + this.size[p]!; x++) out.counts[p * k + binIndex(this.values[x]!, lo, hi, k)]++;
+      let a = 0;
+      for (let b = p * k; b < (p + 1) * k; b++) a += out.counts[b]! * (out.counts[b]! - 1);
+      out.agreeing[p] = a;
+    }
+    return out;
   }
 }
 

@@ -37,6 +37,10 @@ export class Pairing {
   private cellCounts?: Float64Array;
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
+  /** A's distinct scores, by id: the judge's bin comes per (dimension, id), not per instance. */
+  private readonly judgeValues: readonly number[];
+  /** Per cell, the instances kappa counts among the annotators (two or more of them) and with A (one or more): the same for every k. */
+  private kappaItems?: {humans: Float64Array; withJudge: Float64Array};
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
@@ -45,6 +49,7 @@ export class Pairing {
     const judgeValues = judgeSide.values;
     const otherValues = otherSide.values;
     this.judgeOrder = judgeSide.order;
+    this.judgeValues = judgeSide.distinct.values;
     this.otherOrder = otherSide.order;
     const instances = judgeValues.length;
     this.L = engine.dimensionKeys.length;
@@ -325,9 +330,9 @@ export class Pairing {
 
   /**
    * Randolph's kappa per cell, among the annotators and with A as one more
-   * rater, summed as randolphKappa sums. One pass over the paired instances
-   * and their annotators' rows, binning as it goes: a change of k costs that
-   * pass and keeps nothing per instance.
+   * rater, summed as randolphKappa sums, in pairing order. The annotators'
+   * bins come per pattern of scores (HumanScores.binned), so a change of k
+   * costs one light pass over the paired instances.
    */
   kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
     const known = this.kappas.get(bins);
@@ -336,57 +341,54 @@ export class Pairing {
     const {cells, L, cellOf, instance, judge, n: paired} = this;
     const pooled = L * 3;
     const {dimension, dimensions} = this.engine.columns;
-    const {start, rater, value} = this.humans.rows;
-    const excluded = this.humans.excluded;
-    const count = this.humans.count;
+    const pattern = this.humans.pattern;
+    const judgeId = this.judgeId;
+    const {agreeing, counts, size} = this.humans.binned(bins);
+    const P = size.length;
+    // Per pattern, its term among the annotators; per pattern and A's bin, its term with A: the same divisions the library makes, once each.
+    const termH = new Float64Array(P);
+    const termJ = new Float64Array(P * bins);
+    for (let pat = 0; pat < P; pat++) {
+      const m = size[pat]!;
+      termH[pat] = m >= 2 ? agreeing[pat]! / (m * (m - 1)) : 0;
+      // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
+      for (let b = 0; b < bins; b++) termJ[pat * bins + b] = (agreeing[pat]! + 2 * counts[pat * bins + b]!) / ((m + 1) * m);
+    }
+    // A's bin per (dimension, score id); −1 out of the dimension's range, where binIndex throws its message when met.
+    const X = this.judgeValues.length;
+    const judgeBin = new Int32Array(dimensions.length * X);
+    dimensions.forEach(({lo, hi}, d) => {
+      for (let x = 0; x < X; x++) {
+        const v = this.judgeValues[x]!;
+        judgeBin[d * X + x] = v < lo || v > hi ? -1 : binIndex(v, lo, hi, bins);
+      }
+    });
     const sumH = new Float64Array(cells);
-    const usedH = new Float64Array(cells);
     const sumJ = new Float64Array(cells);
-    const usedJ = new Float64Array(cells);
-    const lows = Float64Array.from(dimensions, (d) => d.lo);
-    const highs = Float64Array.from(dimensions, (d) => d.hi);
-    const tally = new Int32Array(bins);
-    const at = new Int32Array(4);
     for (let k = 0; k < paired; k++) {
       const i = instance[k]!;
-      const m = count[i]!;
-      if (m === 0) continue;
-      const lo = lows[dimension[i]!]!;
-      const hi = highs[dimension[i]!]!;
-      // Σ c(c − 1) over the bins, grown as each score joins its bin: c(c − 1) → (c + 1)c adds 2c.
-      let agreeing = 0;
-      const from = start[i]!;
-      const to = start[i + 1]!;
-      for (let r = from; r < to; r++) {
-        if (rater[r] === excluded) continue;
-        const bin = binOf(value[r]!, lo, hi, bins);
-        agreeing += 2 * tally[bin]!;
-        tally[bin]++;
-      }
-      const bin = binOf(judge[k]!, lo, hi, bins);
-      const termH = m >= 2 ? agreeing / (m * (m - 1)) : 0;
-      // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
-      const termJ = (agreeing + 2 * tally[bin]!) / ((m + 1) * m);
-      for (let r = from; r < to; r++) if (rater[r] !== excluded) tally[binOf(value[r]!, lo, hi, bins)] = 0;
+      const pat = pattern[i]!;
+      if (pat < 0) continue;
+      const d = dimension[i]!;
+      let bin = judgeBin[d * X + judgeId[k]!]!;
+      if (bin < 0) bin = binIndex(judge[k]!, dimensions[d]!.lo, dimensions[d]!.hi, bins);
+      const h = termH[pat]!;
+      const j = termJ[pat * bins + bin]!;
       const own = cellOf[k]!;
       const p = own % 3;
-      let c = 0;
+      // Adding 0 changes no sum: an instance with one annotator adds nothing among them, as randolphKappa skips it.
       if (own < pooled) {
-        at[c++] = own - p;
-        at[c++] = own;
+        sumH[own - p] += h;
+        sumJ[own - p] += j;
+        sumH[own] += h;
+        sumJ[own] += j;
       }
-      at[c++] = pooled;
-      at[c++] = pooled + p;
-      for (let x = 0; x < c; x++) {
-        const cell = at[x]!;
-        if (m >= 2) {
-          sumH[cell] += termH;
-          usedH[cell]++;
-        }
-        sumJ[cell] += termJ;
-        usedJ[cell]++;
-      }
+      sumH[pooled] += h;
+      sumJ[pooled] += j;
+      sumH[pooled + p] += h;
+      sumJ[pooled + p] += j;
     }
+    const {humans: usedH, withJudge: usedJ} = (this.kappaItems ??= this.countKappaItems());
     const kappaOf = (sum: number, used: number): Kappa => {
       const po = used ? sum / used : NaN;
       return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
@@ -397,6 +399,33 @@ export class Pairing {
     };
     this.kappas.set(bins, result);
     return result;
+  }
+
+  /** Per cell, the instances with two or more annotators and with one or more. */
+  private countKappaItems(): {humans: Float64Array; withJudge: Float64Array} {
+    const {cells, L, cellOf, instance, n: paired} = this;
+    const pooled = L * 3;
+    const count = this.humans.count;
+    const humans = new Float64Array(cells);
+    const withJudge = new Float64Array(cells);
+    for (let k = 0; k < paired; k++) {
+      const m = count[instance[k]!]!;
+      if (m === 0) continue;
+      const own = cellOf[k]!;
+      const p = own % 3;
+      const two = m >= 2 ? 1 : 0;
+      if (own < pooled) {
+        humans[own - p] += two;
+        withJudge[own - p]++;
+        humans[own] += two;
+        withJudge[own]++;
+      }
+      humans[pooled] += two;
+      withJudge[pooled]++;
+      humans[pooled + p] += two;
+      withJudge[pooled + p]++;
+    }
+    return {humans, withJudge};
   }
 
   /** Per dimension cell: instances within one sd and instances used, as differences() counts them. */
@@ -519,13 +548,6 @@ interface BaseStats {
   pearson: (Correlation | null)[];
   spearman: (Correlation | null)[];
   ranges: PerceivedRanges[];
-}
-
-/** binIndex, inlined for the kappa pass; binIndex itself throws its message for a score out of range. */
-function binOf(value: number, lo: number, hi: number, bins: number): number {
-  if (value < lo || value > hi) return binIndex(value, lo, hi, bins);
-  const j = Math.floor(((value - lo) * bins) / (hi - lo));
-  return Math.min(j, bins - 1);
 }
 
 /** pearson's result from its sums: n, Σ dx·dy, Σ dx², Σ dy² about the means. */

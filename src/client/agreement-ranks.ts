@@ -92,6 +92,61 @@ export class NumberIds {
   }
 }
 
+/** Pairs of non-negative 32-bit integers, numbered in order of first appearance (an open-addressing table). */
+export class PairIds {
+  private first = new Int32Array(1024);
+  private second = new Int32Array(1024);
+  private ids = new Int32Array(1024).fill(-1);
+  private size = 0;
+
+  id(a: number, b: number): number {
+    const slot = this.slotOf(a, b);
+    const known = this.ids[slot]!;
+    if (known >= 0) return known;
+    const id = this.size++;
+    this.first[slot] = a;
+    this.second[slot] = b;
+    this.ids[slot] = id;
+    if (this.size * 2 > this.ids.length) this.grow();
+    return id;
+  }
+
+  private slotOf(a: number, b: number): number {
+    const mask = this.ids.length - 1;
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b);
+    h ^= h >>> 15;
+    let slot = Math.imul(h, 0x2c1b3c6d) >>> 0;
+    for (;;) {
+      slot &= mask;
+      if (this.ids[slot]! < 0 || (this.first[slot] === a && this.second[slot] === b)) return slot;
+      slot++;
+    }
+  }
+
+  private grow(): void {
+    const {first, second, ids} = this;
+    this.first = new Int32Array(ids.length * 2);
+    this.second = new Int32Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2).fill(-1);
+    for (let s = 0; s < ids.length; s++) {
+      if (ids[s]! < 0) continue;
+      const slot = this.slotOf(first[s]!, second[s]!);
+      this.first[slot] = first[s]!;
+      this.second[slot] = second[s]!;
+      this.ids[slot] = ids[s]!;
+    }
+  }
+
+  clone(): PairIds {
+    const copy = new PairIds();
+    copy.first = this.first.slice();
+    copy.second = this.second.slice();
+    copy.ids = this.ids.slice();
+    copy.size = this.size;
+    return copy;
+  }
+}
+
 /**
  * One side of a pairing: a score per instance (NaN where none), the instances
  * that have one (ascending), each score's id among the side's distinct
