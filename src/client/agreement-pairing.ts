@@ -62,12 +62,16 @@ export class Pairing {
       if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
     }
     this.n = n;
-    this.instance = new Int32Array(n);
-    this.judge = new Float64Array(n);
-    this.other = new Float64Array(n);
-    this.judgeId = new Int32Array(n);
-    this.otherId = new Int32Array(n);
-    this.cellOf = new Int32Array(n);
+    const instance = (this.instance = new Int32Array(n));
+    const judge = (this.judge = new Float64Array(n));
+    const other = (this.other = new Float64Array(n));
+    const judgeId = (this.judgeId = new Int32Array(n));
+    const otherId = (this.otherId = new Int32Array(n));
+    const cellOf = (this.cellOf = new Int32Array(n));
+    const judgeIds = judgeSide.ids;
+    const otherIds = otherSide.ids;
+    const {dimension, playedByHuman, episode} = c;
+    const listed = engine.listed;
     const seen = new Uint8Array(instances);
     let episodes = 0;
     for (let x = 0, k = 0; x < candidates.length; x++) {
@@ -76,14 +80,14 @@ export class Pairing {
       const o = otherValues[i]!;
       // NaN: no score from that side.
       if (j !== j || o !== o) continue;
-      this.instance[k] = i;
-      this.judge[k] = j;
-      this.other[k] = o;
-      this.judgeId[k] = judgeSide.ids[i]!;
-      this.otherId[k] = otherSide.ids[i]!;
-      this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
+      instance[k] = i;
+      judge[k] = j;
+      other[k] = o;
+      judgeId[k] = judgeIds[i]!;
+      otherId[k] = otherIds[i]!;
+      cellOf[k] = listed[dimension[i]!]! * 3 + 1 + playedByHuman[i]!;
       k++;
-      const e = c.episode[i]!;
+      const e = episode[i]!;
       if (seen[e] === 0) {
         seen[e] = 1;
         episodes++;
@@ -209,28 +213,33 @@ export class Pairing {
     const sumY = new Float64Array(cells);
     const tallyX = new Int32Array(cells * X);
     const tallyY = new Int32Array(cells * Y);
-    const at = new Int32Array(4);
-    /** The cells instance k adds to, into `at`: its dimension's and its own, and a pooled one while it holds one dimension. */
-    const cellsOf = (k: number): number => {
-      const own = cellOf[k]!;
+    // Every instance adds to its dimension's cell and its own; the pooled cells count only while they hold one dimension (rarely).
+    const pooledToo = mixed[0] === 0 || mixed[1] === 0 || mixed[2] === 0;
+    const pooledCell = (own: number, j: number): number => {
       const p = own % 3;
-      let c = 0;
-      if (own < pooled) {
-        at[c++] = own - p;
-        at[c++] = own;
-      }
-      if (mixed[0] === 0) at[c++] = pooled;
-      if (p !== 0 && mixed[p] === 0) at[c++] = pooled + p;
-      return c;
+      return j === 0 ? (mixed[0] === 0 ? pooled : -1) : p !== 0 && mixed[p] === 0 ? pooled + p : -1;
     };
     for (let k = 0; k < paired; k++) {
-      const c = cellsOf(k);
+      const own = cellOf[k]!;
       const x = judge[k]!;
       const y = other[k]!;
       const px = xPlace[judgeId[k]!]!;
       const py = yPlace[otherId[k]!]!;
-      for (let j = 0; j < c; j++) {
-        const cell = at[j]!;
+      if (own < pooled) {
+        const top = own - (own % 3);
+        sumX[top] += x;
+        sumY[top] += y;
+        tallyX[top * X + px]++;
+        tallyY[top * Y + py]++;
+        sumX[own] += x;
+        sumY[own] += y;
+        tallyX[own * X + px]++;
+        tallyY[own * Y + py]++;
+      }
+      if (!pooledToo) continue;
+      for (let j = 0; j < 2; j++) {
+        const cell = pooledCell(own, j);
+        if (cell < 0) continue;
         sumX[cell] += x;
         sumY[cell] += y;
         tallyX[cell * X + px]++;
@@ -249,24 +258,32 @@ export class Pairing {
     const rxy = new Float64Array(cells);
     const rxx = new Float64Array(cells);
     const ryy = new Float64Array(cells);
+    const addProducts = (cell: number, x: number, y: number, px: number, py: number) => {
+      const dx = x - meanX[cell]!;
+      const dy = y - meanY[cell]!;
+      sxy[cell] += dx * dy;
+      sxx[cell] += dx * dx;
+      syy[cell] += dy * dy;
+      const rx = rankX[cell * X + px]! - meanRankX[cell]!;
+      const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
+      rxy[cell] += rx * ry;
+      rxx[cell] += rx * rx;
+      ryy[cell] += ry * ry;
+    };
     for (let k = 0; k < paired; k++) {
-      const c = cellsOf(k);
+      const own = cellOf[k]!;
       const x = judge[k]!;
       const y = other[k]!;
       const px = xPlace[judgeId[k]!]!;
       const py = yPlace[otherId[k]!]!;
-      for (let j = 0; j < c; j++) {
-        const cell = at[j]!;
-        const dx = x - meanX[cell]!;
-        const dy = y - meanY[cell]!;
-        sxy[cell] += dx * dy;
-        sxx[cell] += dx * dx;
-        syy[cell] += dy * dy;
-        const rx = rankX[cell * X + px]! - meanRankX[cell]!;
-        const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
-        rxy[cell] += rx * ry;
-        rxx[cell] += rx * rx;
-        ryy[cell] += ry * ry;
+      if (own < pooled) {
+        addProducts(own - (own % 3), x, y, px, py);
+        addProducts(own, x, y, px, py);
+      }
+      if (!pooledToo) continue;
+      for (let j = 0; j < 2; j++) {
+        const cell = pooledCell(own, j);
+        if (cell >= 0) addProducts(cell, x, y, px, py);
       }
     }
     const pearsons: (Correlation | null)[] = [];
