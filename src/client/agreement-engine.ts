@@ -29,6 +29,9 @@ export {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 const NO_RATER = -1;
 
+/** What AgreementEngine.prefetchStep returns when it took a step toward a view without finishing it. */
+export const STEP = "step";
+
 /**
  * The agreement computations over one set of columns, keeping what a next
  * change can reuse: the annotators' scores per A side, each rater's score per
@@ -53,6 +56,8 @@ export class AgreementEngine {
   private readonly pairings = new Map<string, Pairing>();
   private readonly views = new Map<string, AgreementView>();
   private amongAnnotators?: Pairing;
+  /** The view being computed ahead, step by step. */
+  private ahead?: {options: ViewOptions; steps: Generator<void, void>};
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
@@ -177,16 +182,63 @@ export class AgreementEngine {
   /**
    * Computes ahead, while the reader reads, the next of these options'
    * neighbours (above) not yet kept, so that a change to it is a lookup.
-   * Returns the options it computed, null when all are kept; each call
-   * computes one view, so the worker answers a new request between calls.
+   * Returns the options it computed, null when all are kept. The whole view
+   * at once: the worker goes by prefetchStep instead.
    */
   prefetch(options: ViewOptions): ViewOptions | null {
-    for (const next of this.neighbours(options)) {
-      if (this.views.has(viewKey(next))) continue;
-      this.view(next);
-      return next;
+    for (;;) {
+      const step = this.prefetchStep(options);
+      if (step !== STEP) return step;
     }
-    return null;
+  }
+
+  /**
+   * One small step (tens of milliseconds at 100k) of computing ahead for
+   * these options' neighbours: STEP when it took one toward a view, the
+   * options when it finished their view (kept), null when all are kept. The
+   * worker takes one step per turn, so a request that arrives while it
+   * computes ahead waits for one step, not a whole view; what the steps
+   * computed so far is kept and serves that request too.
+   */
+  prefetchStep(options: ViewOptions): ViewOptions | typeof STEP | null {
+    if (this.ahead && this.views.has(viewKey(this.ahead.options))) this.ahead = undefined;
+    if (!this.ahead) {
+      const next = this.neighbours(options).find((n) => !this.views.has(viewKey(n)));
+      if (!next) return null;
+      this.ahead = {options: next, steps: this.steps(next)};
+    }
+    if (!this.ahead.steps.next().done) return STEP;
+    const done = this.ahead.options;
+    this.ahead = undefined;
+    this.view(done);
+    return done;
+  }
+
+  /** The parts of a view, one per step, each kept where the view's own computation finds it. */
+  private *steps({a, b, bins, basis}: ViewOptions): Generator<void, void> {
+    const codeA = this.code(a);
+    const codeB = this.code(b);
+    const annotatorA = codeA >= 0 && this.annotator[codeA] === 1;
+    this.humans(NO_RATER);
+    yield;
+    if (annotatorA) {
+      this.humans(codeA);
+      yield;
+    }
+    for (const code of [codeA, codeB]) {
+      if (code === NO_RATER) continue;
+      this.scores(code);
+      yield;
+    }
+    const p = this.pairing(a, b);
+    yield;
+    yield* p.steps(bins, basis);
+    if (annotatorA) {
+      const among = (this.amongAnnotators ??= this.pairing(HUMANS, HUMANS));
+      yield;
+      among.kappa(bins);
+      yield;
+    }
   }
 
   /** Everything the page shows for one choice of options; kept, so a second ask is a lookup. */

@@ -34,6 +34,9 @@ export class Pairing {
   private readonly cells: number;
   private readonly L: number;
   private base?: BaseStats;
+  private sums?: {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array};
+  private correlated?: {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]};
+  private ranged?: PerceivedRanges[];
   private cellCounts?: Float64Array;
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
@@ -158,7 +161,33 @@ export class Pairing {
     return this.cellCounts[cell]! > 0;
   }
 
+  /**
+   * The table's parts for k bins and a basis, one per step, each kept: the
+   * worker computes ahead a step at a time (tens of milliseconds at 100k),
+   * so a request that comes meanwhile waits for one step at most.
+   */
+  *steps(bins: number, basis: SpreadBasis): Generator<void, void> {
+    const sums = (this.sums ??= this.countsAndSums());
+    yield;
+    this.correlated ??= this.correlations(sums.n, sums.mixed);
+    yield;
+    this.ranged ??= this.perceivedRanges();
+    yield;
+    this.kappa(bins);
+    yield;
+    this.within(basis);
+    yield;
+    this.histograms ??= this.differenceCounts();
+  }
+
   private baseStats(): BaseStats {
+    const {n, diffSum, mixed} = (this.sums ??= this.countsAndSums());
+    const {pearsons, spearmans} = (this.correlated ??= this.correlations(n, mixed));
+    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: (this.ranged ??= this.perceivedRanges())};
+  }
+
+  /** Per cell, the instances and the sum of A − B; per pooled cell, whether it holds more than one dimension. */
+  private countsAndSums(): {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array} {
     const {cells, L, n: count, cellOf, judge, other} = this;
     const pooled = L * 3;
     const n = new Float64Array(cells);
@@ -187,8 +216,7 @@ export class Pairing {
       if (firstDimension[p] === -1) firstDimension[p] = d;
       else if (firstDimension[p] !== d) mixed[p] = 1;
     }
-    const {pearsons, spearmans} = this.correlations(n, mixed);
-    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges()};
+    return {n, diffSum, mixed};
   }
 
   /**

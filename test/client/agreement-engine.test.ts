@@ -9,7 +9,7 @@ import {importFiles} from "../../loaders/import/session.js";
 import {AGREEMENT_COLUMNS_SQL, AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {columnsFromCodes, columnsFromScores, type CodedScores} from "../../src/client/agreement-columns.js";
-import {AgreementEngine, type AgreementView} from "../../src/client/agreement-engine.js";
+import {AgreementEngine, STEP, type AgreementView} from "../../src/client/agreement-engine.js";
 import {parseSummary, summaryJson, type AgreementSummary} from "../../src/client/agreement.js";
 import {differenceCounts} from "../../src/components/histogram.js";
 import {agreementTable, differenceView, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
@@ -182,6 +182,29 @@ describe("AgreementEngine.prefetch", () => {
       expectSame(engine.view(options), libraryView(scores, options), `prefetched ${JSON.stringify(options)}`);
     }
     expect(engine.ready({...start, a: {rater: "annotator-2"}, bins: 3})).toBe(false);
+  });
+
+  it("computes ahead in small steps that a request can come between, and both views are the library's", () => {
+    const scores = randomScores(11).slice(0, 4000);
+    const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    // The other basis: the annotators' scores, gpt-4's, the pairing, then its five parts (sums, correlations, ranges, kappa, within) and the histograms.
+    const taken: unknown[] = [];
+    for (let step = engine.prefetchStep(start); ; step = engine.prefetchStep(start)) {
+      taken.push(step);
+      if (step !== STEP) break;
+    }
+    expect(taken).toEqual([...Array<string>(8).fill(STEP), {...start, basis: "annotators"}]);
+    // Next, A = llama: four steps in (its scores and the pairing begun), a request for another view comes and is answered first.
+    for (let step = 0; step < 4; step++) expect(engine.prefetchStep(start)).toBe(STEP);
+    expect(engine.ready({...start, a: {rater: "llama"}})).toBe(false);
+    const asked = {...start, b: {rater: "annotator-3"}, bins: 4} as const;
+    expectSame(engine.view(asked), libraryView(scores, asked), "asked between steps");
+    let finished: unknown = STEP;
+    while (finished === STEP) finished = engine.prefetchStep(start);
+    expect(finished).toEqual({...start, a: {rater: "llama"}});
+    expectSame(engine.view({...start, a: {rater: "llama"}}), libraryView(scores, {...start, a: {rater: "llama"}}), "finished after the request");
   });
 
   it("leaves out A = B: the page shows no numbers for it", () => {
