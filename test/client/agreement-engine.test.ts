@@ -152,6 +152,18 @@ describe("AgreementEngine gives the library's numbers", () => {
     expect(compareAll(scores, {bins: [5, 11], maxB: 2})).toBe(7 * 2 * 2 * 2);
   }, 120_000);
 
+  it("on one dimension only, where the pooled rows keep their correlations (one dimension pooled is no pooling)", () => {
+    const scores = randomScores(5).filter((s) => s.dimension === "goal");
+    const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
+    for (const options of [{a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"}, {a: {rater: "annotator-2"}, b: {rater: "llama"}, bins: 3, basis: "annotators"}] as const) {
+      const view = engine.view(options);
+      const pooled = view.table.filter((r) => r.dimension === "all");
+      expect(pooled.map((r) => r.played_by)).toEqual(["all", "model", "human"]);
+      expect(pooled.every((r) => r.pearson !== null && r.spearman !== null && r.pearson.n === r.n)).toBe(true);
+      expectSame(view, libraryView(scores, options), `goal only ${JSON.stringify(options)}`);
+    }
+  });
+
   it("keeps the library's order of instances and of an instance's raters when the rows come shuffled", () => {
     const scores = randomScores(7).slice(0, 3000);
     const shuffled = scores.map((s, i) => ({s, k: (i * 7919) % scores.length})).sort((x, y) => x.k - y.k).map((x) => x.s);
