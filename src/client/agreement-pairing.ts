@@ -241,86 +241,26 @@ export class Pairing {
     const sumY = new Float64Array(cells);
     const tallyX = new Int32Array(cells * X);
     const tallyY = new Int32Array(cells * Y);
-    // Every instance adds to its dimension's cell and its own; the pooled cells count only while they hold one dimension (rarely).
-    const pooledToo = mixed[0] === 0 || mixed[1] === 0 || mixed[2] === 0;
-    const pooledCell = (own: number, j: number): number => {
-      const p = own % 3;
-      return j === 0 ? (mixed[0] === 0 ? pooled : -1) : p !== 0 && mixed[p] === 0 ? pooled + p : -1;
-    };
-    for (let k = 0; k < paired; k++) {
-      const own = cellOf[k]!;
-      const x = judge[k]!;
-      const y = other[k]!;
-      const px = xPlace[judgeId[k]!]!;
-      const py = yPlace[otherId[k]!]!;
-      if (own < pooled) {
-        const top = own - (own % 3);
-        sumX[top] += x;
-        sumY[top] += y;
-        tallyX[top * X + px]++;
-        tallyY[top * Y + py]++;
-        sumX[own] += x;
-        sumY[own] += y;
-        tallyX[own * X + px]++;
-        tallyY[own * Y + py]++;
-      }
-      if (!pooledToo) continue;
-      for (let j = 0; j < 2; j++) {
-        const cell = pooledCell(own, j);
-        if (cell < 0) continue;
-        sumX[cell] += x;
-        sumY[cell] += y;
-        tallyX[cell * X + px]++;
-        tallyY[cell * Y + py]++;
-      }
-    }
+    // Per pooled cell (all, model, human): the cell while it holds one dimension, else −1 (rarely one; never counted then).
+    const pooledCells = Int32Array.from([0, 1, 2], (p) => (mixed[p] === 0 ? pooled + p : -1));
+    const pairs: PairColumns = {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells};
+    tallyCells(pairs, sumX, sumY, tallyX, tallyY, X, Y);
     const meanX = sumX.map((s, cell) => s / n[cell]!);
     const meanY = sumY.map((s, cell) => s / n[cell]!);
     const rankX = averageRankTable(tallyX, cells, X);
     const rankY = averageRankTable(tallyY, cells, Y);
     const meanRankX = meanRanks(tallyX, rankX, n, X);
     const meanRankY = meanRanks(tallyY, rankY, n, Y);
-    const sxy = new Float64Array(cells);
-    const sxx = new Float64Array(cells);
-    const syy = new Float64Array(cells);
-    const rxy = new Float64Array(cells);
-    const rxx = new Float64Array(cells);
-    const ryy = new Float64Array(cells);
-    const addProducts = (cell: number, x: number, y: number, px: number, py: number) => {
-      const dx = x - meanX[cell]!;
-      const dy = y - meanY[cell]!;
-      sxy[cell] += dx * dy;
-      sxx[cell] += dx * dx;
-      syy[cell] += dy * dy;
-      const rx = rankX[cell * X + px]! - meanRankX[cell]!;
-      const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
-      rxy[cell] += rx * ry;
-      rxx[cell] += rx * rx;
-      ryy[cell] += ry * ry;
-    };
-    for (let k = 0; k < paired; k++) {
-      const own = cellOf[k]!;
-      const x = judge[k]!;
-      const y = other[k]!;
-      const px = xPlace[judgeId[k]!]!;
-      const py = yPlace[otherId[k]!]!;
-      if (own < pooled) {
-        addProducts(own - (own % 3), x, y, px, py);
-        addProducts(own, x, y, px, py);
-      }
-      if (!pooledToo) continue;
-      for (let j = 0; j < 2; j++) {
-        const cell = pooledCell(own, j);
-        if (cell >= 0) addProducts(cell, x, y, px, py);
-      }
-    }
+    const products = new Float64Array(cells * 6);
+    addProducts(pairs, meanX, meanY, rankX, rankY, meanRankX, meanRankY, X, Y, products);
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
     for (let cell = 0; cell < cells; cell++) {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
       const none = cell >= pooled && mixed[cell - pooled] === 1;
-      pearsons.push(none ? null : correlation(n[cell]!, sxy[cell]!, sxx[cell]!, syy[cell]!));
-      spearmans.push(none ? null : correlation(n[cell]!, rxy[cell]!, rxx[cell]!, ryy[cell]!));
+      const at = cell * 6;
+      pearsons.push(none ? null : correlation(n[cell]!, products[at]!, products[at + 1]!, products[at + 2]!));
+      spearmans.push(none ? null : correlation(n[cell]!, products[at + 3]!, products[at + 4]!, products[at + 5]!));
     }
     return {pearsons, spearmans};
   }
@@ -584,6 +524,86 @@ export class Pairing {
       }
       return {bins, reach: reach[d]!};
     });
+  }
+}
+
+/** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
+interface PairColumns {
+  paired: number;
+  cellOf: Int32Array;
+  judge: Float64Array;
+  other: Float64Array;
+  judgeId: Int32Array;
+  otherId: Int32Array;
+  xPlace: Int32Array;
+  yPlace: Int32Array;
+  pooled: number;
+  /** Per pooled cell (all, model, human): the cell, or −1 while it holds several dimensions. */
+  pooledCells: Int32Array;
+}
+
+/** The correlations' first pass: per cell, the sums of A and of B and the tallies of their places, in pairing order. */
+function tallyCells(c: PairColumns, sumX: Float64Array, sumY: Float64Array, tallyX: Int32Array, tallyY: Int32Array, X: number, Y: number): void {
+  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
+  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
+  for (let k = 0; k < paired; k++) {
+    const own = cellOf[k]!;
+    const x = judge[k]!;
+    const y = other[k]!;
+    const px = xPlace[judgeId[k]!]!;
+    const py = yPlace[otherId[k]!]!;
+    if (own < pooled) {
+      const top = own - (own % 3);
+      sumX[top] += x;
+      sumY[top] += y;
+      tallyX[top * X + px]++;
+      tallyY[top * Y + py]++;
+      sumX[own] += x;
+      sumY[own] += y;
+      tallyX[own * X + px]++;
+      tallyY[own * Y + py]++;
+    }
+    if (!pooledToo) continue;
+    // An instance of a listed dimension joins "all", and its played-by cell unless it is already that (own ≥ pooled).
+    const p = own % 3;
+    for (let j = 0; j < 2; j++) {
+      const cell = j === 0 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
+      if (cell < 0) continue;
+      sumX[cell] += x;
+      sumY[cell] += y;
+      tallyX[cell * X + px]++;
+      tallyY[cell * Y + py]++;
+    }
+  }
+}
+
+/** The correlations' second pass: per cell, Σ dx·dy, Σ dx², Σ dy² of the values and then of the ranks about their means (six per cell), in pairing order. */
+function addProducts(c: PairColumns, meanX: Float64Array, meanY: Float64Array, rankX: Float64Array, rankY: Float64Array, meanRankX: Float64Array, meanRankY: Float64Array, X: number, Y: number, out: Float64Array): void {
+  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
+  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
+  for (let k = 0; k < paired; k++) {
+    const own = cellOf[k]!;
+    const x = judge[k]!;
+    const y = other[k]!;
+    const px = xPlace[judgeId[k]!]!;
+    const py = yPlace[otherId[k]!]!;
+    const p = own % 3;
+    // The dimension's cell first, then the instance's own, then the pooled ones: each cell's sums run in pairing order.
+    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
+      const cell = j === 0 ? own - p : j === 1 ? own : !pooledToo ? -1 : j === 2 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
+      if (cell < 0) continue;
+      const dx = x - meanX[cell]!;
+      const dy = y - meanY[cell]!;
+      const rx = rankX[cell * X + px]! - meanRankX[cell]!;
+      const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
+      const at = cell * 6;
+      out[at] += dx * dy;
+      out[at + 1] += dx * dx;
+      out[at + 2] += dy * dy;
+      out[at + 3] += rx * ry;
+      out[at + 4] += rx * rx;
+      out[at + 5] += ry * ry;
+    }
   }
 }
 
