@@ -59,44 +59,12 @@ export class Pairing {
     this.cells = (this.L + 1) * 3;
     // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
     const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
-    let n = 0;
-    for (let x = 0; x < candidates.length; x++) {
-      const i = candidates[x]!;
-      if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
-    }
-    this.n = n;
-    const instance = (this.instance = new Int32Array(n));
-    const judge = (this.judge = new Float64Array(n));
-    const other = (this.other = new Float64Array(n));
-    const judgeId = (this.judgeId = new Int32Array(n));
-    const otherId = (this.otherId = new Int32Array(n));
-    const cellOf = (this.cellOf = new Int32Array(n));
-    const judgeIds = judgeSide.ids;
-    const otherIds = otherSide.ids;
+    const sides = {judgeValues, otherValues, judgeIds: judgeSide.ids, otherIds: otherSide.ids};
+    const n = (this.n = countPaired(candidates, judgeValues, otherValues));
+    const out = {instance: new Int32Array(n), judge: new Float64Array(n), other: new Float64Array(n), judgeId: new Int32Array(n), otherId: new Int32Array(n), cellOf: new Int32Array(n)};
     const {dimension, playedByHuman, episode} = c;
-    const listed = engine.listed;
-    const seen = new Uint8Array(instances);
-    let episodes = 0;
-    for (let x = 0, k = 0; x < candidates.length; x++) {
-      const i = candidates[x]!;
-      const j = judgeValues[i]!;
-      const o = otherValues[i]!;
-      // NaN: no score from that side.
-      if (j !== j || o !== o) continue;
-      instance[k] = i;
-      judge[k] = j;
-      other[k] = o;
-      judgeId[k] = judgeIds[i]!;
-      otherId[k] = otherIds[i]!;
-      cellOf[k] = listed[dimension[i]!]! * 3 + 1 + playedByHuman[i]!;
-      k++;
-      const e = episode[i]!;
-      if (seen[e] === 0) {
-        seen[e] = 1;
-        episodes++;
-      }
-    }
-    this.episodes = episodes;
+    this.episodes = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
+    ({instance: this.instance, judge: this.judge, other: this.other, judgeId: this.judgeId, otherId: this.otherId, cellOf: this.cellOf} = out);
   }
 
   /** The table for k bins and a basis. */
@@ -525,6 +493,49 @@ export class Pairing {
       return {bins, reach: reach[d]!};
     });
   }
+}
+
+/** How many of the candidates both sides scored (NaN: no score). */
+function countPaired(candidates: Int32Array, judgeValues: Float64Array, otherValues: Float64Array): number {
+  let n = 0;
+  for (let x = 0; x < candidates.length; x++) {
+    const i = candidates[x]!;
+    if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+  }
+  return n;
+}
+
+/** Fills the pairing's columns from the candidates both sides scored, in their order; returns the episodes they span (seen: one flag per instance, zeroed). */
+function fillPaired(
+  candidates: Int32Array,
+  sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
+  out: {instance: Int32Array; judge: Float64Array; other: Float64Array; judgeId: Int32Array; otherId: Int32Array; cellOf: Int32Array},
+  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; listed: Int32Array},
+  seen: Uint8Array,
+): number {
+  const {judgeValues, otherValues, judgeIds, otherIds} = sides;
+  const {instance, judge, other, judgeId, otherId, cellOf} = out;
+  const {dimension, playedByHuman, episode, listed} = at;
+  let episodes = 0;
+  for (let x = 0, k = 0; x < candidates.length; x++) {
+    const i = candidates[x]!;
+    const j = judgeValues[i]!;
+    const o = otherValues[i]!;
+    if (j !== j || o !== o) continue;
+    instance[k] = i;
+    judge[k] = j;
+    other[k] = o;
+    judgeId[k] = judgeIds[i]!;
+    otherId[k] = otherIds[i]!;
+    cellOf[k] = listed[dimension[i]!]! * 3 + 1 + playedByHuman[i]!;
+    k++;
+    const e = episode[i]!;
+    if (seen[e] === 0) {
+      seen[e] = 1;
+      episodes++;
+    }
+  }
+  return episodes;
 }
 
 /** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
