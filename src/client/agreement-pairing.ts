@@ -245,30 +245,9 @@ export class Pairing {
     const below = new Float64Array(cells);
     const groupN = new Float64Array(cells * R);
     const groupSum = new Float64Array(cells * R);
-    const cellsOfK = new Int32Array(4);
-    for (let k = 0; k < this.n; k++) {
-      const r = range[this.instance[k]!]!;
-      if (r < 0) continue;
-      const {min, max} = ranges[r]!;
-      const judge = this.judge[k]!;
-      const where = judge > max ? above : judge < min ? below : inside;
-      const own = cellOf[k]!;
-      const p = own % 3;
-      let m = 0;
-      if (own < pooled) {
-        cellsOfK[m++] = own - p;
-        cellsOfK[m++] = own;
-      }
-      cellsOfK[m++] = pooled;
-      cellsOfK[m++] = pooled + p;
-      for (let j = 0; j < m; j++) {
-        const cell = cellsOfK[j]!;
-        counted[cell]++;
-        where[cell]++;
-        groupN[cell * R + r]++;
-        groupSum[cell * R + r] += judge;
-      }
-    }
+    const mins = Float64Array.from(ranges, (g) => g.min);
+    const maxes = Float64Array.from(ranges, (g) => g.max);
+    tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, {counted, inside, above, below, groupN, groupSum});
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
       const list: PerceivedRangeGroup[] = [];
@@ -492,6 +471,34 @@ export class Pairing {
       }
       return {bins, reach: reach[d]!};
     });
+  }
+}
+
+/** perceivedRanges' pass: per cell, the instances with a range, A inside / above / below it, and per range A's count and sum, in pairing order. */
+function tallyRanges(
+  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array, pooled: number,
+  range: Int32Array, mins: Float64Array, maxes: Float64Array,
+  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
+): void {
+  const {counted, inside, above, below, groupN, groupSum} = out;
+  const R = mins.length;
+  for (let k = 0; k < paired; k++) {
+    const r = range[instance[k]!]!;
+    if (r < 0) continue;
+    const a = judge[k]!;
+    // 0 inside, 1 above, 2 below: as the library tests max first, then min.
+    const where = a > maxes[r]! ? 1 : a < mins[r]! ? 2 : 0;
+    const own = cellOf[k]!;
+    const p = own % 3;
+    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
+      const cell = j === 0 ? own - p : j === 1 ? own : j === 2 ? pooled : pooled + p;
+      counted[cell]++;
+      if (where === 0) inside[cell]++;
+      else if (where === 1) above[cell]++;
+      else below[cell]++;
+      groupN[cell * R + r]++;
+      groupSum[cell * R + r] += a;
+    }
   }
 }
 
