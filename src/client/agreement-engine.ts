@@ -12,6 +12,7 @@ import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
+import {AmongAnnotators} from "./agreement-among.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
 import {sideOf, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
@@ -56,7 +57,7 @@ export class AgreementEngine {
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
   private readonly views = new Map<string, AgreementView>();
-  private amongAnnotators?: Pairing;
+  private amongAnnotators?: AmongAnnotators;
   /** The view being computed ahead, step by step. */
   private ahead?: {options: ViewOptions; steps: Generator<void, void>};
 
@@ -227,11 +228,17 @@ export class AgreementEngine {
     yield;
     yield* p.steps(bins, basis);
     if (annotatorA) {
-      const among = (this.amongAnnotators ??= this.pairing(HUMANS, HUMANS));
+      const among = this.among();
       yield;
       among.kappa(bins);
       yield;
     }
+  }
+
+  /** kappaAmongAllAnnotators' numbers: every annotator's scores, whatever A is. */
+  private among(): AmongAnnotators {
+    const {dimension, playedByHuman} = this.columns;
+    return (this.amongAnnotators ??= new AmongAnnotators(this.humans(NO_RATER), {dimension, playedByHuman, listed: this.listed, L: this.dimensionKeys.length}));
   }
 
   /** Everything the page shows for one choice of options; kept, so a second ask is a lookup. */
@@ -247,8 +254,8 @@ export class AgreementEngine {
     if (codeA >= 0 && this.annotator[codeA] === 1) {
       // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored.
       // Kept apart from the recent pairings: every annotator as A needs it, and the worker goes through them all ahead.
-      const among = (this.amongAnnotators ??= this.pairing(HUMANS, HUMANS));
-      const kappa = among.kappa(bins).humans;
+      const among = this.among();
+      const kappa = among.kappa(bins);
       const L = this.dimensionKeys.length;
       table = table.map((row) => {
         const d = row.dimension === ALL ? L : this.dimensionKeys.indexOf(row.dimension);
