@@ -37,7 +37,6 @@ export class Pairing {
   private sums?: {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array};
   private correlated?: {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]};
   private ranged?: PerceivedRanges[];
-  private cellCounts?: Float64Array;
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
   /** A's distinct scores, by id: the judge's bin comes per (dimension, id), not per instance. */
@@ -106,27 +105,6 @@ export class Pairing {
 
   hasWithin(basis: SpreadBasis): boolean {
     return this.withins.has(basis);
-  }
-
-  /** Whether a cell has instances: the library leaves out empty model / human rows. Counts only (kappaAmongAllAnnotators needs no more). */
-  has(cell: number): boolean {
-    if (this.base) return this.base.n[cell]! > 0;
-    if (!this.cellCounts) {
-      const pooled = this.L * 3;
-      const n = new Float64Array(this.cells);
-      for (let k = 0; k < this.n; k++) {
-        const own = this.cellOf[k]!;
-        const p = own % 3;
-        if (own < pooled) {
-          n[own - p]++;
-          n[own]++;
-        }
-        n[pooled]++;
-        n[pooled + p]++;
-      }
-      this.cellCounts = n;
-    }
-    return this.cellCounts[cell]! > 0;
   }
 
   /**
