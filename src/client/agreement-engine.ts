@@ -1,16 +1,18 @@
 // The agreement table of src/lib/agreement.ts computed over columns (typed
 // arrays) instead of one object per score, so that a change of rater, k or
-// basis at 100k multiply-rated episodes (1.4M instances, ~4.5M scores) takes
-// tens of milliseconds in the page's worker. Every number is the library's:
-// sums run over the same instances in the same order, and correlations, bins
-// and kappa items go through the library's own functions, so the results are
-// equal to the last bit (test/client/agreement-engine.test.ts checks them
-// against pairInstances + agreementTable + kappaAmongAllAnnotators).
+// basis at 100k multiply-rated episodes (1.4M instances, 5.3M scores) costs
+// a few passes over typed arrays in the page's worker. Every number is the
+// library's: each sum runs over the same instances in the same order with the
+// same operations (a correlation from pearson's sums, kappa's terms by the
+// same divisions, once per pattern of scores), so the results are equal to
+// the last bit (test/client/agreement-engine.test.ts checks them with
+// Object.is against pairInstances + agreementTable + kappaAmongAllAnnotators).
 
 import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
-import {HumanScores} from "./agreement-humans.js";
+import {HumanScores, humanRows} from "./agreement-humans.js";
+import {AmongAnnotators} from "./agreement-among.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
 import {sideOf, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
@@ -28,6 +30,9 @@ export interface AgreementView {
 export {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 const NO_RATER = -1;
+
+/** What AgreementEngine.prefetchStep returns when it took a step toward a view without finishing it. */
+export const STEP = "step";
 
 /**
  * The agreement computations over one set of columns, keeping what a next
@@ -52,7 +57,9 @@ export class AgreementEngine {
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
   private readonly views = new Map<string, AgreementView>();
-  private amongAnnotators?: Pairing;
+  private amongAnnotators?: AmongAnnotators;
+  /** The view being computed ahead, step by step. */
+  private ahead?: {options: ViewOptions; steps: Generator<void, void>};
 
   constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
@@ -90,7 +97,7 @@ export class AgreementEngine {
 
   /** The annotators' scores with `excluded` left out (NO_RATER: none), kept for the next calls. */
   private humans(excluded: number): HumanScores {
-    const all = (this.allHumans ??= HumanScores.all(this.columns));
+    const all = (this.allHumans ??= HumanScores.all(humanRows(this.columns)));
     if (excluded === NO_RATER) return all;
     return keep(this.humanScores, excluded, 2, () => all.without(excluded, this.instancesOf(excluded)));
   }
@@ -104,15 +111,7 @@ export class AgreementEngine {
       const from = this.raterStart[code]!;
       const to = this.raterStart[code + 1]!;
       const present = new Int32Array(to - from);
-      let n = 0;
-      // Rows ascend within an instance, so the first row met is the first score, as list.find gives it.
-      for (let x = from; x < to; x++) {
-        const r = this.raterRows[x]!;
-        const i = this.rowInstance[r]!;
-        if (values[i] === values[i]) continue;
-        values[i] = c.value[r]!;
-        present[n++] = i;
-      }
+      const n = firstScores(this.raterRows, this.rowInstance, c.value, from, to, values, present);
       return sideOf(values, present.subarray(0, n));
     });
   }
@@ -177,16 +176,69 @@ export class AgreementEngine {
   /**
    * Computes ahead, while the reader reads, the next of these options'
    * neighbours (above) not yet kept, so that a change to it is a lookup.
-   * Returns the options it computed, null when all are kept; each call
-   * computes one view, so the worker answers a new request between calls.
+   * Returns the options it computed, null when all are kept. The whole view
+   * at once: the worker goes by prefetchStep instead.
    */
   prefetch(options: ViewOptions): ViewOptions | null {
-    for (const next of this.neighbours(options)) {
-      if (this.views.has(viewKey(next))) continue;
-      this.view(next);
-      return next;
+    for (;;) {
+      const step = this.prefetchStep(options);
+      if (step !== STEP) return step;
     }
-    return null;
+  }
+
+  /**
+   * One small step (tens of milliseconds at 100k) of computing ahead for
+   * these options' neighbours: STEP when it took one toward a view, the
+   * options when it finished their view (kept), null when all are kept. The
+   * worker takes one step per turn, so a request that arrives while it
+   * computes ahead waits for one step, not a whole view; what the steps
+   * computed so far is kept and serves that request too.
+   */
+  prefetchStep(options: ViewOptions): ViewOptions | typeof STEP | null {
+    if (this.ahead && this.views.has(viewKey(this.ahead.options))) this.ahead = undefined;
+    if (!this.ahead) {
+      const next = this.neighbours(options).find((n) => !this.views.has(viewKey(n)));
+      if (!next) return null;
+      this.ahead = {options: next, steps: this.steps(next)};
+    }
+    if (!this.ahead.steps.next().done) return STEP;
+    const done = this.ahead.options;
+    this.ahead = undefined;
+    this.view(done);
+    return done;
+  }
+
+  /** The parts of a view, one per step, each kept where the view's own computation finds it. */
+  private *steps({a, b, bins, basis}: ViewOptions): Generator<void, void> {
+    const codeA = this.code(a);
+    const codeB = this.code(b);
+    const annotatorA = codeA >= 0 && this.annotator[codeA] === 1;
+    this.humans(NO_RATER);
+    yield;
+    if (annotatorA) {
+      this.humans(codeA);
+      yield;
+    }
+    for (const code of [codeA, codeB]) {
+      if (code === NO_RATER) continue;
+      this.scores(code);
+      yield;
+    }
+    const p = this.pairing(a, b);
+    yield;
+    yield* p.steps(bins, basis);
+    if (annotatorA) {
+      const among = this.among();
+      yield;
+      among.kappa(bins);
+      yield;
+    }
+  }
+
+  /** kappaAmongAllAnnotators' numbers: every annotator's scores, whatever A is. */
+  private among(): AmongAnnotators {
+    const {dimension, playedByHuman} = this.columns;
+    return (this.amongAnnotators ??= new AmongAnnotators(this.humans(NO_RATER), {dimension, playedByHuman, listed: this.listed, L: this.dimensionKeys.length}));
   }
 
   /** Everything the page shows for one choice of options; kept, so a second ask is a lookup. */
@@ -202,8 +254,8 @@ export class AgreementEngine {
     if (codeA >= 0 && this.annotator[codeA] === 1) {
       // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored.
       // Kept apart from the recent pairings: every annotator as A needs it, and the worker goes through them all ahead.
-      const among = (this.amongAnnotators ??= this.pairing(HUMANS, HUMANS));
-      const kappa = among.kappa(bins).humans;
+      const among = this.among();
+      const kappa = among.kappa(bins);
       const L = this.dimensionKeys.length;
       table = table.map((row) => {
         const d = row.dimension === ALL ? L : this.dimensionKeys.indexOf(row.dimension);
@@ -213,6 +265,25 @@ export class AgreementEngine {
     }
     return {table, instances: p.n, episodes: p.episodes, differences: p.differences(basis)};
   }
+}
+
+/**
+ * Rater rows raterRows[from … to) into their instances' first scores (values,
+ * NaN before) and the instances that have one (present, ascending); returns
+ * how many. Rows ascend within an instance, so the first row met is the first
+ * score, as list.find gives it. Top-level, over typed arrays, so the JIT keeps
+ * it optimized from one call to the next.
+ */
+function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Float64Array, from: number, to: number, values: Float64Array, present: Int32Array): number {
+  let n = 0;
+  for (let x = from; x < to; x++) {
+    const r = raterRows[x]!;
+    const i = rowInstance[r]!;
+    if (values[i] === values[i]) continue;
+    values[i] = value[r]!;
+    present[n++] = i;
+  }
+  return n;
 }
 
 const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);

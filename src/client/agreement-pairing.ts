@@ -2,11 +2,11 @@
 // agreement table's parts over it, each computed once and kept.
 
 import {binIndex, type AgreementRow, type Kappa, type PerceivedRangeGroup, type PerceivedRanges, type SpreadBasis} from "../lib/agreement.js";
-import {pearson, type Correlation} from "../lib/inference.js";
+import {correlationP, fisherInterval, type Correlation} from "../lib/inference.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementEngine, AgreementView} from "./agreement-engine.js";
 import type {HumanScores} from "./agreement-humans.js";
-import {averageRanks, NumberIds, type Side} from "./agreement-ranks.js";
+import type {Side} from "./agreement-ranks.js";
 
 export const ALL = "all";
 export const PLAYED = [ALL, "model", "human"] as const;
@@ -34,9 +34,15 @@ export class Pairing {
   private readonly cells: number;
   private readonly L: number;
   private base?: BaseStats;
-  private cellCounts?: Float64Array;
+  private sums?: {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array};
+  private correlated?: {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]};
+  private ranged?: PerceivedRanges[];
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
+  /** A's distinct scores, by id: the judge's bin comes per (dimension, id), not per instance. */
+  private readonly judgeValues: readonly number[];
+  /** Per cell, the instances kappa counts among the annotators (two or more of them) and with A (one or more): the same for every k. */
+  private kappaItems?: {humans: Float64Array; withJudge: Float64Array};
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
@@ -45,46 +51,19 @@ export class Pairing {
     const judgeValues = judgeSide.values;
     const otherValues = otherSide.values;
     this.judgeOrder = judgeSide.order;
+    this.judgeValues = judgeSide.distinct.values;
     this.otherOrder = otherSide.order;
     const instances = judgeValues.length;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
     // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
     const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
-    let n = 0;
-    for (let x = 0; x < candidates.length; x++) {
-      const i = candidates[x]!;
-      if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
-    }
-    this.n = n;
-    this.instance = new Int32Array(n);
-    this.judge = new Float64Array(n);
-    this.other = new Float64Array(n);
-    this.judgeId = new Int32Array(n);
-    this.otherId = new Int32Array(n);
-    this.cellOf = new Int32Array(n);
-    const seen = new Uint8Array(instances);
-    let episodes = 0;
-    for (let x = 0, k = 0; x < candidates.length; x++) {
-      const i = candidates[x]!;
-      const j = judgeValues[i]!;
-      const o = otherValues[i]!;
-      // NaN: no score from that side.
-      if (j !== j || o !== o) continue;
-      this.instance[k] = i;
-      this.judge[k] = j;
-      this.other[k] = o;
-      this.judgeId[k] = judgeSide.ids[i]!;
-      this.otherId[k] = otherSide.ids[i]!;
-      this.cellOf[k] = engine.listed[c.dimension[i]!]! * 3 + 1 + c.playedByHuman[i]!;
-      k++;
-      const e = c.episode[i]!;
-      if (seen[e] === 0) {
-        seen[e] = 1;
-        episodes++;
-      }
-    }
-    this.episodes = episodes;
+    const sides = {judgeValues, otherValues, judgeIds: judgeSide.ids, otherIds: otherSide.ids};
+    const n = (this.n = countPaired(candidates, judgeValues, otherValues));
+    const out = {instance: new Int32Array(n), judge: new Float64Array(n), other: new Float64Array(n), judgeId: new Int32Array(n), otherId: new Int32Array(n), cellOf: new Int32Array(n)};
+    const {dimension, playedByHuman, episode} = c;
+    this.episodes = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
+    ({instance: this.instance, judge: this.judge, other: this.other, judgeId: this.judgeId, otherId: this.otherId, cellOf: this.cellOf} = out);
   }
 
   /** The table for k bins and a basis. */
@@ -128,28 +107,33 @@ export class Pairing {
     return this.withins.has(basis);
   }
 
-  /** Whether a cell has instances: the library leaves out empty model / human rows. Counts only (kappaAmongAllAnnotators needs no more). */
-  has(cell: number): boolean {
-    if (this.base) return this.base.n[cell]! > 0;
-    if (!this.cellCounts) {
-      const pooled = this.L * 3;
-      const n = new Float64Array(this.cells);
-      for (let k = 0; k < this.n; k++) {
-        const own = this.cellOf[k]!;
-        const p = own % 3;
-        if (own < pooled) {
-          n[own - p]++;
-          n[own]++;
-        }
-        n[pooled]++;
-        n[pooled + p]++;
-      }
-      this.cellCounts = n;
-    }
-    return this.cellCounts[cell]! > 0;
+  /**
+   * The table's parts for k bins and a basis, one per step, each kept: the
+   * worker computes ahead a step at a time (tens of milliseconds at 100k),
+   * so a request that comes meanwhile waits for one step at most.
+   */
+  *steps(bins: number, basis: SpreadBasis): Generator<void, void> {
+    const sums = (this.sums ??= this.countsAndSums());
+    yield;
+    this.correlated ??= this.correlations(sums.n, sums.mixed);
+    yield;
+    this.ranged ??= this.perceivedRanges();
+    yield;
+    this.kappa(bins);
+    yield;
+    this.within(basis);
+    yield;
+    this.histograms ??= this.differenceCounts();
   }
 
   private baseStats(): BaseStats {
+    const {n, diffSum, mixed} = (this.sums ??= this.countsAndSums());
+    const {pearsons, spearmans} = (this.correlated ??= this.correlations(n, mixed));
+    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: (this.ranged ??= this.perceivedRanges())};
+  }
+
+  /** Per cell, the instances and the sum of A − B; per pooled cell, whether it holds more than one dimension. */
+  private countsAndSums(): {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array} {
     const {cells, L, n: count, cellOf, judge, other} = this;
     const pooled = L * 3;
     const n = new Float64Array(cells);
@@ -178,69 +162,51 @@ export class Pairing {
       if (firstDimension[p] === -1) firstDimension[p] = d;
       else if (firstDimension[p] !== d) mixed[p] = 1;
     }
-    const {pearsons, spearmans} = this.correlations(n, mixed);
-    return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: this.perceivedRanges()};
+    return {n, diffSum, mixed};
   }
 
-  /** Pearson's r and Spearman's rho per cell, by the library's pearson over gathered values and over average ranks; null on pooled rows. */
+  /**
+   * Pearson's r and Spearman's rho per cell (null on a pooled row with
+   * several dimensions), as the library's pearson gives them over the cell's
+   * values and over their average ranks, in two passes over the pairing:
+   * the first sums the values and tallies them per distinct value (from
+   * which come the ranks), the second sums the products about the means.
+   * Each sum runs over the cell's instances in pairing order, as pearson
+   * runs over the gathered values, so the numbers are the same to the bit;
+   * a mean rank may be summed from the tallies instead, as ranks are whole
+   * or half numbers whose sums are exact in any order.
+   */
   private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
-    const {cells, L, cellOf} = this;
+    const {cells, L, cellOf, judge, other, judgeId, otherId, n: paired} = this;
     const pooled = L * 3;
-    // Each dimension cell's values in pairing order, side by side in one buffer.
-    const offsets = new Int32Array(cells + 1);
-    for (let cell = 0; cell < pooled; cell++) offsets[cell + 1] = offsets[cell]! + n[cell]!;
-    for (let cell = pooled; cell < cells; cell++) offsets[cell + 1] = offsets[cell]!;
-    const size = offsets[pooled]!;
-    const xs = new Float64Array(size);
-    const ys = new Float64Array(size);
-    const xIds = new Int32Array(size);
-    const yIds = new Int32Array(size);
-    const fill = offsets.slice(0, pooled);
-    for (let k = 0; k < this.n; k++) {
-      const own = cellOf[k]!;
-      if (own >= pooled) continue;
-      const x = this.judge[k]!;
-      const y = this.other[k]!;
-      const xId = this.judgeId[k]!;
-      const yId = this.otherId[k]!;
-      const top = fill[own - (own % 3)]++;
-      const at = fill[own]++;
-      xs[top] = xs[at] = x;
-      ys[top] = ys[at] = y;
-      xIds[top] = xIds[at] = xId;
-      yIds[top] = yIds[at] = yId;
-    }
-    const xOrder = this.judgeOrder;
-    const yOrder = this.otherOrder;
+    const xPlace = this.judgeOrder;
+    const yPlace = this.otherOrder;
+    const X = xPlace.length;
+    const Y = yPlace.length;
+    const sumX = new Float64Array(cells);
+    const sumY = new Float64Array(cells);
+    const tallyX = new Int32Array(cells * X);
+    const tallyY = new Int32Array(cells * Y);
+    // Per pooled cell (all, model, human): the cell while it holds one dimension, else −1 (rarely one; never counted then).
+    const pooledCells = Int32Array.from([0, 1, 2], (p) => (mixed[p] === 0 ? pooled + p : -1));
+    const pairs: PairColumns = {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells};
+    tallyCells(pairs, sumX, sumY, tallyX, tallyY, X, Y);
+    const meanX = sumX.map((s, cell) => s / n[cell]!);
+    const meanY = sumY.map((s, cell) => s / n[cell]!);
+    const rankX = averageRankTable(tallyX, cells, X);
+    const rankY = averageRankTable(tallyY, cells, Y);
+    const meanRankX = meanRanks(tallyX, rankX, n, X);
+    const meanRankY = meanRanks(tallyY, rankY, n, Y);
+    const products = new Float64Array(cells * 6);
+    addProducts(pairs, meanX, meanY, rankX, rankY, meanRankX, meanRankY, X, Y, products);
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
-    for (let cell = 0; cell < pooled; cell++) {
-      const from = offsets[cell]!;
-      const to = offsets[cell + 1]!;
-      pearsons.push(pearson(xs.subarray(from, to), ys.subarray(from, to)));
-      spearmans.push(pearson(averageRanks(xIds.subarray(from, to), xOrder), averageRanks(yIds.subarray(from, to), yOrder)));
-    }
-    for (let p = 0; p < 3; p++) {
+    for (let cell = 0; cell < cells; cell++) {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
-      if (mixed[p]) {
-        pearsons.push(null);
-        spearmans.push(null);
-        continue;
-      }
-      // One dimension (or none) in the pooled row: r over its instances, which a scan finds.
-      const xsOne: number[] = [];
-      const ysOne: number[] = [];
-      for (let k = 0; k < this.n; k++) {
-        if (p !== 0 && cellOf[k]! % 3 !== p) continue;
-        xsOne.push(this.judge[k]!);
-        ysOne.push(this.other[k]!);
-      }
-      const xIdsOne = new NumberIds();
-      const yIdsOne = new NumberIds();
-      const xi = Int32Array.from(xsOne, (v) => xIdsOne.id(v));
-      const yi = Int32Array.from(ysOne, (v) => yIdsOne.id(v));
-      pearsons.push(pearson(xsOne, ysOne));
-      spearmans.push(pearson(averageRanks(xi, xIdsOne.order()), averageRanks(yi, yIdsOne.order())));
+      const none = cell >= pooled && mixed[cell - pooled] === 1;
+      const at = cell * 6;
+      pearsons.push(none ? null : correlation(n[cell]!, products[at]!, products[at + 1]!, products[at + 2]!));
+      spearmans.push(none ? null : correlation(n[cell]!, products[at + 3]!, products[at + 4]!, products[at + 5]!));
     }
     return {pearsons, spearmans};
   }
@@ -257,30 +223,9 @@ export class Pairing {
     const below = new Float64Array(cells);
     const groupN = new Float64Array(cells * R);
     const groupSum = new Float64Array(cells * R);
-    const cellsOfK = new Int32Array(4);
-    for (let k = 0; k < this.n; k++) {
-      const r = range[this.instance[k]!]!;
-      if (r < 0) continue;
-      const {min, max} = ranges[r]!;
-      const judge = this.judge[k]!;
-      const where = judge > max ? above : judge < min ? below : inside;
-      const own = cellOf[k]!;
-      const p = own % 3;
-      let m = 0;
-      if (own < pooled) {
-        cellsOfK[m++] = own - p;
-        cellsOfK[m++] = own;
-      }
-      cellsOfK[m++] = pooled;
-      cellsOfK[m++] = pooled + p;
-      for (let j = 0; j < m; j++) {
-        const cell = cellsOfK[j]!;
-        counted[cell]++;
-        where[cell]++;
-        groupN[cell * R + r]++;
-        groupSum[cell * R + r] += judge;
-      }
-    }
+    const mins = Float64Array.from(ranges, (g) => g.min);
+    const maxes = Float64Array.from(ranges, (g) => g.max);
+    tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, {counted, inside, above, below, groupN, groupSum});
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
       const list: PerceivedRangeGroup[] = [];
@@ -293,50 +238,67 @@ export class Pairing {
     });
   }
 
-  /** Randolph's kappa per cell, among the annotators and with A as one more rater, summed as randolphKappa sums. */
+  /**
+   * Randolph's kappa per cell, among the annotators and with A as one more
+   * rater, summed as randolphKappa sums, in pairing order. The annotators'
+   * bins come per pattern of scores (HumanScores.binned), so a change of k
+   * costs one light pass over the paired instances.
+   */
   kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
     const known = this.kappas.get(bins);
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
-    const {cells, L, cellOf} = this;
+    const {cells, L, cellOf, instance, judge, n: paired} = this;
     const pooled = L * 3;
-    const c = this.engine.columns;
-    const {agreeing, counts} = this.humans.binned(bins);
-    const sumH = new Float64Array(cells);
-    const usedH = new Float64Array(cells);
-    const sumJ = new Float64Array(cells);
-    const usedJ = new Float64Array(cells);
-    const lows = Float64Array.from(c.dimensions, (d) => d.lo);
-    const highs = Float64Array.from(c.dimensions, (d) => d.hi);
-    const add = (cell: number, m: number, termH: number, termJ: number) => {
-      if (m >= 2) {
-        sumH[cell] += termH;
-        usedH[cell]++;
-      }
-      sumJ[cell] += termJ;
-      usedJ[cell]++;
-    };
-    for (let k = 0; k < this.n; k++) {
-      const i = this.instance[k]!;
-      const m = this.humans.count[i]!;
-      if (m === 0) continue;
-      const lo = lows[c.dimension[i]!]!;
-      const hi = highs[c.dimension[i]!]!;
-      const judge = this.judge[k]!;
-      // binIndex, inlined; binIndex itself throws its message for a score out of range.
-      const bin = judge < lo || judge > hi ? binIndex(judge, lo, hi, bins) : Math.min(Math.floor(((judge - lo) * bins) / (hi - lo)), bins - 1);
-      const termH = m >= 2 ? agreeing[i]! / (m * (m - 1)) : 0;
+    const {dimension, dimensions} = this.engine.columns;
+    const pattern = this.humans.pattern;
+    const judgeId = this.judgeId;
+    const {agreeing, counts, size} = this.humans.binned(bins);
+    const P = size.length;
+    // Per pattern, its term among the annotators; per pattern and A's bin, its term with A: the same divisions the library makes, once each.
+    const termH = new Float64Array(P);
+    const termJ = new Float64Array(P * bins);
+    for (let pat = 0; pat < P; pat++) {
+      const m = size[pat]!;
+      termH[pat] = m >= 2 ? agreeing[pat]! / (m * (m - 1)) : 0;
       // A's score joins its bin: that bin's c(c − 1) becomes (c + 1)c.
-      const termJ = (agreeing[i]! + 2 * counts[i * bins + bin]!) / ((m + 1) * m);
+      for (let b = 0; b < bins; b++) termJ[pat * bins + b] = (agreeing[pat]! + 2 * counts[pat * bins + b]!) / ((m + 1) * m);
+    }
+    // A's bin per (dimension, score id); −1 out of the dimension's range, where binIndex throws its message when met.
+    const X = this.judgeValues.length;
+    const judgeBin = new Int32Array(dimensions.length * X);
+    dimensions.forEach(({lo, hi}, d) => {
+      for (let x = 0; x < X; x++) {
+        const v = this.judgeValues[x]!;
+        judgeBin[d * X + x] = v < lo || v > hi ? -1 : binIndex(v, lo, hi, bins);
+      }
+    });
+    const sumH = new Float64Array(cells);
+    const sumJ = new Float64Array(cells);
+    for (let k = 0; k < paired; k++) {
+      const i = instance[k]!;
+      const pat = pattern[i]!;
+      if (pat < 0) continue;
+      const d = dimension[i]!;
+      let bin = judgeBin[d * X + judgeId[k]!]!;
+      if (bin < 0) bin = binIndex(judge[k]!, dimensions[d]!.lo, dimensions[d]!.hi, bins);
+      const h = termH[pat]!;
+      const j = termJ[pat * bins + bin]!;
       const own = cellOf[k]!;
       const p = own % 3;
+      // Adding 0 changes no sum: an instance with one annotator adds nothing among them, as randolphKappa skips it.
       if (own < pooled) {
-        add(own - p, m, termH, termJ);
-        add(own, m, termH, termJ);
+        sumH[own - p] += h;
+        sumJ[own - p] += j;
+        sumH[own] += h;
+        sumJ[own] += j;
       }
-      add(pooled, m, termH, termJ);
-      add(pooled + p, m, termH, termJ);
+      sumH[pooled] += h;
+      sumJ[pooled] += j;
+      sumH[pooled + p] += h;
+      sumJ[pooled + p] += j;
     }
+    const {humans: usedH, withJudge: usedJ} = (this.kappaItems ??= this.countKappaItems());
     const kappaOf = (sum: number, used: number): Kappa => {
       const po = used ? sum / used : NaN;
       return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
@@ -347,6 +309,33 @@ export class Pairing {
     };
     this.kappas.set(bins, result);
     return result;
+  }
+
+  /** Per cell, the instances with two or more annotators and with one or more. */
+  private countKappaItems(): {humans: Float64Array; withJudge: Float64Array} {
+    const {cells, L, cellOf, instance, n: paired} = this;
+    const pooled = L * 3;
+    const count = this.humans.count;
+    const humans = new Float64Array(cells);
+    const withJudge = new Float64Array(cells);
+    for (let k = 0; k < paired; k++) {
+      const m = count[instance[k]!]!;
+      if (m === 0) continue;
+      const own = cellOf[k]!;
+      const p = own % 3;
+      const two = m >= 2 ? 1 : 0;
+      if (own < pooled) {
+        humans[own - p] += two;
+        withJudge[own - p]++;
+        humans[own] += two;
+        withJudge[own]++;
+      }
+      humans[pooled] += two;
+      withJudge[pooled]++;
+      humans[pooled + p] += two;
+      withJudge[pooled + p]++;
+    }
+    return {humans, withJudge};
   }
 
   /** Per dimension cell: instances within one sd and instances used, as differences() counts them. */
@@ -463,10 +452,190 @@ export class Pairing {
   }
 }
 
+/** perceivedRanges' pass: per cell, the instances with a range, A inside / above / below it, and per range A's count and sum, in pairing order. */
+function tallyRanges(
+  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array, pooled: number,
+  range: Int32Array, mins: Float64Array, maxes: Float64Array,
+  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
+): void {
+  const {counted, inside, above, below, groupN, groupSum} = out;
+  const R = mins.length;
+  for (let k = 0; k < paired; k++) {
+    const r = range[instance[k]!]!;
+    if (r < 0) continue;
+    const a = judge[k]!;
+    // 0 inside, 1 above, 2 below: as the library tests max first, then min.
+    const where = a > maxes[r]! ? 1 : a < mins[r]! ? 2 : 0;
+    const own = cellOf[k]!;
+    const p = own % 3;
+    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
+      const cell = j === 0 ? own - p : j === 1 ? own : j === 2 ? pooled : pooled + p;
+      counted[cell]++;
+      if (where === 0) inside[cell]++;
+      else if (where === 1) above[cell]++;
+      else below[cell]++;
+      groupN[cell * R + r]++;
+      groupSum[cell * R + r] += a;
+    }
+  }
+}
+
+/** How many of the candidates both sides scored (NaN: no score). */
+function countPaired(candidates: Int32Array, judgeValues: Float64Array, otherValues: Float64Array): number {
+  let n = 0;
+  for (let x = 0; x < candidates.length; x++) {
+    const i = candidates[x]!;
+    if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
+  }
+  return n;
+}
+
+/** Fills the pairing's columns from the candidates both sides scored, in their order; returns the episodes they span (seen: one flag per instance, zeroed). */
+function fillPaired(
+  candidates: Int32Array,
+  sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
+  out: {instance: Int32Array; judge: Float64Array; other: Float64Array; judgeId: Int32Array; otherId: Int32Array; cellOf: Int32Array},
+  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; listed: Int32Array},
+  seen: Uint8Array,
+): number {
+  const {judgeValues, otherValues, judgeIds, otherIds} = sides;
+  const {instance, judge, other, judgeId, otherId, cellOf} = out;
+  const {dimension, playedByHuman, episode, listed} = at;
+  let episodes = 0;
+  for (let x = 0, k = 0; x < candidates.length; x++) {
+    const i = candidates[x]!;
+    const j = judgeValues[i]!;
+    const o = otherValues[i]!;
+    if (j !== j || o !== o) continue;
+    instance[k] = i;
+    judge[k] = j;
+    other[k] = o;
+    judgeId[k] = judgeIds[i]!;
+    otherId[k] = otherIds[i]!;
+    cellOf[k] = listed[dimension[i]!]! * 3 + 1 + playedByHuman[i]!;
+    k++;
+    const e = episode[i]!;
+    if (seen[e] === 0) {
+      seen[e] = 1;
+      episodes++;
+    }
+  }
+  return episodes;
+}
+
+/** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
+interface PairColumns {
+  paired: number;
+  cellOf: Int32Array;
+  judge: Float64Array;
+  other: Float64Array;
+  judgeId: Int32Array;
+  otherId: Int32Array;
+  xPlace: Int32Array;
+  yPlace: Int32Array;
+  pooled: number;
+  /** Per pooled cell (all, model, human): the cell, or −1 while it holds several dimensions. */
+  pooledCells: Int32Array;
+}
+
+/** The correlations' first pass: per cell, the sums of A and of B and the tallies of their places, in pairing order. */
+function tallyCells(c: PairColumns, sumX: Float64Array, sumY: Float64Array, tallyX: Int32Array, tallyY: Int32Array, X: number, Y: number): void {
+  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
+  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
+  for (let k = 0; k < paired; k++) {
+    const own = cellOf[k]!;
+    const x = judge[k]!;
+    const y = other[k]!;
+    const px = xPlace[judgeId[k]!]!;
+    const py = yPlace[otherId[k]!]!;
+    if (own < pooled) {
+      const top = own - (own % 3);
+      sumX[top] += x;
+      sumY[top] += y;
+      tallyX[top * X + px]++;
+      tallyY[top * Y + py]++;
+      sumX[own] += x;
+      sumY[own] += y;
+      tallyX[own * X + px]++;
+      tallyY[own * Y + py]++;
+    }
+    if (!pooledToo) continue;
+    // An instance of a listed dimension joins "all", and its played-by cell unless it is already that (own ≥ pooled).
+    const p = own % 3;
+    for (let j = 0; j < 2; j++) {
+      const cell = j === 0 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
+      if (cell < 0) continue;
+      sumX[cell] += x;
+      sumY[cell] += y;
+      tallyX[cell * X + px]++;
+      tallyY[cell * Y + py]++;
+    }
+  }
+}
+
+/** The correlations' second pass: per cell, Σ dx·dy, Σ dx², Σ dy² of the values and then of the ranks about their means (six per cell), in pairing order. */
+function addProducts(c: PairColumns, meanX: Float64Array, meanY: Float64Array, rankX: Float64Array, rankY: Float64Array, meanRankX: Float64Array, meanRankY: Float64Array, X: number, Y: number, out: Float64Array): void {
+  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
+  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
+  for (let k = 0; k < paired; k++) {
+    const own = cellOf[k]!;
+    const x = judge[k]!;
+    const y = other[k]!;
+    const px = xPlace[judgeId[k]!]!;
+    const py = yPlace[otherId[k]!]!;
+    const p = own % 3;
+    // The dimension's cell first, then the instance's own, then the pooled ones: each cell's sums run in pairing order.
+    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
+      const cell = j === 0 ? own - p : j === 1 ? own : !pooledToo ? -1 : j === 2 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
+      if (cell < 0) continue;
+      const dx = x - meanX[cell]!;
+      const dy = y - meanY[cell]!;
+      const rx = rankX[cell * X + px]! - meanRankX[cell]!;
+      const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
+      const at = cell * 6;
+      out[at] += dx * dy;
+      out[at + 1] += dx * dx;
+      out[at + 2] += dy * dy;
+      out[at + 3] += rx * ry;
+      out[at + 4] += rx * rx;
+      out[at + 5] += ry * ry;
+    }
+  }
+}
+
 interface BaseStats {
   n: Float64Array;
   diffSum: Float64Array;
   pearson: (Correlation | null)[];
   spearman: (Correlation | null)[];
   ranges: PerceivedRanges[];
+}
+
+/** pearson's result from its sums: n, Σ dx·dy, Σ dx², Σ dy² about the means. */
+function correlation(n: number, sxy: number, sxx: number, syy: number): Correlation {
+  const r = n < 2 || sxx === 0 || syy === 0 ? NaN : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n)};
+}
+
+/** Per cell and place in ascending order, the average rank of that value among the cell's (averageRanks, from the tallies). */
+function averageRankTable(tally: Int32Array, cells: number, places: number): Float64Array {
+  const rank = new Float64Array(cells * places);
+  for (let cell = 0; cell < cells; cell++) {
+    let less = 0;
+    for (let p = cell * places; p < (cell + 1) * places; p++) {
+      const c = tally[p]!;
+      if (c) rank[p] = (less + (less + c - 1)) / 2 + 1;
+      less += c;
+    }
+  }
+  return rank;
+}
+
+/** Per cell, the mean of its instances' ranks: summed per value, exact as the ranks are halves. */
+function meanRanks(tally: Int32Array, rank: Float64Array, n: Float64Array, places: number): Float64Array {
+  return n.map((count, cell) => {
+    let sum = 0;
+    for (let p = cell * places; p < (cell + 1) * places; p++) sum += tally[p]! * rank[p]!;
+    return sum / count;
+  });
 }

@@ -2,41 +2,74 @@
 // agreement engine needs to give Spearman's rho (average ranks) and perceived
 // ranges (groups of equal numbers) without one object per score.
 
-/** Groups of exactly equal numbers (−0 with 0, as === and sorting do), numbered in order of first appearance. */
+/** Half-units either side of zero that NumberIds numbers by table rather than by hash. */
+const DIRECT_REACH = 2048;
+
+/**
+ * Groups of exactly equal numbers (−0 with 0, as === and sorting do), numbered in order of first appearance.
+ * Scores are mostly whole or half points on small ranges: those are numbered by a direct table, a few
+ * nanoseconds each, and only other numbers (a mean of three scores, say) go through the hash.
+ */
 export class NumberIds {
   private keys = new Float64Array(1024);
   private ids = new Int32Array(1024).fill(-1);
+  private hashed = 0;
+  private direct = new Int32Array(2 * DIRECT_REACH + 1).fill(-1);
   private readonly bits = new Float64Array(1);
   private readonly words = new Uint32Array(this.bits.buffer);
   readonly values: number[] = [];
 
   id(x: number): number {
-    const v = x === 0 ? 0 : x;
+    const half = x * 2;
+    // −0 lands on 0's slot; NaN fails every comparison and goes to the hash.
+    if (half >= -DIRECT_REACH && half <= DIRECT_REACH && half === Math.floor(half)) {
+      const at = half + DIRECT_REACH;
+      const known = this.direct[at]!;
+      if (known >= 0) return known;
+      const id = this.values.length;
+      this.values.push(x === 0 ? 0 : x);
+      this.direct[at] = id;
+      return id;
+    }
+    return this.hashedId(x);
+  }
+
+  private hashedId(x: number): number {
+    const slot = this.slotOf(x);
+    const known = this.ids[slot]!;
+    if (known >= 0) return known;
+    const id = this.values.length;
+    this.values.push(x);
+    this.keys[slot] = x;
+    this.ids[slot] = id;
+    if (++this.hashed * 2 > this.keys.length) this.grow();
+    return id;
+  }
+
+  /** The slot holding x, or the empty slot where it goes. */
+  private slotOf(x: number): number {
     const mask = this.keys.length - 1;
-    this.bits[0] = v;
+    this.bits[0] = x;
     let slot = Math.imul(this.words[0]! ^ Math.imul(this.words[1]!, 0x9e3779b1), 0x85ebca6b) >>> 0;
     for (;;) {
       slot &= mask;
       const id = this.ids[slot]!;
-      if (id < 0) break;
-      if (this.keys[slot] === v) return id;
+      if (id < 0 || this.keys[slot] === x) return slot;
       slot++;
     }
-    const id = this.values.length;
-    this.values.push(v);
-    this.keys[slot] = v;
-    this.ids[slot] = id;
-    if (this.values.length * 2 > this.keys.length) this.grow();
-    return id;
   }
 
   private grow(): void {
-    const size = this.keys.length * 2;
-    this.keys = new Float64Array(size);
-    this.ids = new Int32Array(size).fill(-1);
-    const saved = this.values.slice();
-    this.values.length = 0;
-    for (const v of saved) this.id(v);
+    const oldKeys = this.keys;
+    const oldIds = this.ids;
+    this.keys = new Float64Array(oldKeys.length * 2);
+    this.ids = new Int32Array(oldKeys.length * 2).fill(-1);
+    for (let s = 0; s < oldKeys.length; s++) {
+      if (oldIds[s]! < 0) continue;
+      const slot = this.slotOf(oldKeys[s]!);
+      this.keys[slot] = oldKeys[s]!;
+      this.ids[slot] = oldIds[s]!;
+    }
   }
 
   /** A copy that numbers further values on its own, keeping the ids given so far. */
@@ -44,6 +77,8 @@ export class NumberIds {
     const copy = new NumberIds();
     copy.keys = this.keys.slice();
     copy.ids = this.ids.slice();
+    copy.hashed = this.hashed;
+    copy.direct = this.direct.slice();
     for (const v of this.values) copy.values.push(v);
     return copy;
   }
@@ -54,6 +89,61 @@ export class NumberIds {
     const position = new Int32Array(sorted.length);
     sorted.forEach((id, p) => (position[id] = p));
     return position;
+  }
+}
+
+/** Pairs of non-negative 32-bit integers, numbered in order of first appearance (an open-addressing table). */
+export class PairIds {
+  private first = new Int32Array(1024);
+  private second = new Int32Array(1024);
+  private ids = new Int32Array(1024).fill(-1);
+  private size = 0;
+
+  id(a: number, b: number): number {
+    const slot = this.slotOf(a, b);
+    const known = this.ids[slot]!;
+    if (known >= 0) return known;
+    const id = this.size++;
+    this.first[slot] = a;
+    this.second[slot] = b;
+    this.ids[slot] = id;
+    if (this.size * 2 > this.ids.length) this.grow();
+    return id;
+  }
+
+  private slotOf(a: number, b: number): number {
+    const mask = this.ids.length - 1;
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x7f4a7c15, 0x85ebca6b);
+    h ^= h >>> 15;
+    let slot = Math.imul(h, 0x2c1b3c6d) >>> 0;
+    for (;;) {
+      slot &= mask;
+      if (this.ids[slot]! < 0 || (this.first[slot] === a && this.second[slot] === b)) return slot;
+      slot++;
+    }
+  }
+
+  private grow(): void {
+    const {first, second, ids} = this;
+    this.first = new Int32Array(ids.length * 2);
+    this.second = new Int32Array(ids.length * 2);
+    this.ids = new Int32Array(ids.length * 2).fill(-1);
+    for (let s = 0; s < ids.length; s++) {
+      if (ids[s]! < 0) continue;
+      const slot = this.slotOf(first[s]!, second[s]!);
+      this.first[slot] = first[s]!;
+      this.second[slot] = second[s]!;
+      this.ids[slot] = ids[s]!;
+    }
+  }
+
+  clone(): PairIds {
+    const copy = new PairIds();
+    copy.first = this.first.slice();
+    copy.second = this.second.slice();
+    copy.ids = this.ids.slice();
+    copy.size = this.size;
+    return copy;
   }
 }
 

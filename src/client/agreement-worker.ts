@@ -11,7 +11,8 @@
 //                                                    and how many of the current options' neighbours are ready
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetch), one view at a time, and posts each as "ahead"
+// (AgreementEngine.prefetchStep), one small step per turn (a request waits
+// for one step, not a whole view), and posts each view it finishes as "ahead"
 // (under viewKey of its options), so the page holds it before it is asked
 // for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the
 // page sends it when it starts the worker); every other job waits for it and
@@ -24,7 +25,7 @@ import {tableFromIPC} from "apache-arrow";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {columnsFromCodes, type AgreementColumns, type CodedScores} from "./agreement-columns.js";
-import {AgreementEngine, viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
+import {AgreementEngine, STEP, viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
 
 export interface WorkerRequest {
   id: number;
@@ -139,7 +140,9 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     // A request that came in meanwhile goes first; the next step waits for the next idle moment.
     if (waiting > 0 || ahead === null) return;
     const options = ahead;
-    const next = engine.prefetch(options);
+    const next = engine.prefetchStep(options);
+    // A step toward a view: the next turn goes on with it, after any message that came meanwhile.
+    if (next === STEP) return schedule(0);
     const neighbours = engine.neighbours(options);
     let done = 0;
     for (const n of neighbours) if (engine.ready(n)) done++;

@@ -1,6 +1,6 @@
 // The page's columnar agreement engine against the library the CLI uses
 // (pairInstances → agreementTable → kappaAmongAllAnnotators, differenceView):
-// the same numbers to 1e-12 on the bundled samples and on 10k random
+// the same numbers, to the last bit, on the bundled samples and on 10k random
 // instances, for every rater A, several B, k and both bases.
 
 import {join} from "node:path";
@@ -9,7 +9,7 @@ import {importFiles} from "../../loaders/import/session.js";
 import {AGREEMENT_COLUMNS_SQL, AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {columnsFromCodes, columnsFromScores, type CodedScores} from "../../src/client/agreement-columns.js";
-import {AgreementEngine, type AgreementView} from "../../src/client/agreement-engine.js";
+import {AgreementEngine, STEP, type AgreementView} from "../../src/client/agreement-engine.js";
 import {parseSummary, summaryJson, type AgreementSummary} from "../../src/client/agreement.js";
 import {differenceCounts} from "../../src/components/histogram.js";
 import {agreementTable, differenceView, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
@@ -19,10 +19,10 @@ import {tempStore} from "../helpers/store.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 
-/** Where `actual` differs from `expected`: numbers by more than 1e-12 (NaN only matches NaN), anything else when not equal. */
+/** Where `actual` differs from `expected`: numbers in any bit (Object.is: NaN matches NaN), anything else when not equal. */
 function differencesOf(actual: unknown, expected: unknown, where: string, out: string[] = []): string[] {
   if (typeof expected === "number") {
-    const same = typeof actual === "number" && (Number.isNaN(expected) ? Number.isNaN(actual) : Math.abs(actual - expected) <= 1e-12);
+    const same = typeof actual === "number" && (Number.isNaN(expected) ? Number.isNaN(actual) : Object.is(actual, expected));
     if (!same) out.push(`${where}: ${String(actual)} vs ${expected}`);
   } else if (expected === null || typeof expected !== "object") {
     if (actual !== expected) out.push(`${where}: ${JSON.stringify(actual)} vs ${JSON.stringify(expected)}`);
@@ -152,6 +152,18 @@ describe("AgreementEngine gives the library's numbers", () => {
     expect(compareAll(scores, {bins: [5, 11], maxB: 2})).toBe(7 * 2 * 2 * 2);
   }, 120_000);
 
+  it("on one dimension only, where the pooled rows keep their correlations (one dimension pooled is no pooling)", () => {
+    const scores = randomScores(5).filter((s) => s.dimension === "goal");
+    const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
+    for (const options of [{a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"}, {a: {rater: "annotator-2"}, b: {rater: "llama"}, bins: 3, basis: "annotators"}] as const) {
+      const view = engine.view(options);
+      const pooled = view.table.filter((r) => r.dimension === "all");
+      expect(pooled.map((r) => r.played_by)).toEqual(["all", "model", "human"]);
+      expect(pooled.every((r) => r.pearson !== null && r.spearman !== null && r.pearson.n === r.n)).toBe(true);
+      expectSame(view, libraryView(scores, options), `goal only ${JSON.stringify(options)}`);
+    }
+  });
+
   it("keeps the library's order of instances and of an instance's raters when the rows come shuffled", () => {
     const scores = randomScores(7).slice(0, 3000);
     const shuffled = scores.map((s, i) => ({s, k: (i * 7919) % scores.length})).sort((x, y) => x.k - y.k).map((x) => x.s);
@@ -182,6 +194,29 @@ describe("AgreementEngine.prefetch", () => {
       expectSame(engine.view(options), libraryView(scores, options), `prefetched ${JSON.stringify(options)}`);
     }
     expect(engine.ready({...start, a: {rater: "annotator-2"}, bins: 3})).toBe(false);
+  });
+
+  it("computes ahead in small steps that a request can come between, and both views are the library's", () => {
+    const scores = randomScores(11).slice(0, 4000);
+    const engine = new AgreementEngine(columnsFromScores(scores), KEYS);
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    // The other basis: the annotators' scores, gpt-4's, the pairing, then its five parts (sums, correlations, ranges, kappa, within) and the histograms.
+    const taken: unknown[] = [];
+    for (let step = engine.prefetchStep(start); ; step = engine.prefetchStep(start)) {
+      taken.push(step);
+      if (step !== STEP) break;
+    }
+    expect(taken).toEqual([...Array<string>(8).fill(STEP), {...start, basis: "annotators"}]);
+    // Next, A = llama: four steps in (its scores and the pairing begun), a request for another view comes and is answered first.
+    for (let step = 0; step < 4; step++) expect(engine.prefetchStep(start)).toBe(STEP);
+    expect(engine.ready({...start, a: {rater: "llama"}})).toBe(false);
+    const asked = {...start, b: {rater: "annotator-3"}, bins: 4} as const;
+    expectSame(engine.view(asked), libraryView(scores, asked), "asked between steps");
+    let finished: unknown = STEP;
+    while (finished === STEP) finished = engine.prefetchStep(start);
+    expect(finished).toEqual({...start, a: {rater: "llama"}});
+    expectSame(engine.view({...start, a: {rater: "llama"}}), libraryView(scores, {...start, a: {rater: "llama"}}), "finished after the request");
   });
 
   it("leaves out A = B: the page shows no numbers for it", () => {
