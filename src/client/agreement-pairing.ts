@@ -225,7 +225,13 @@ export class Pairing {
     const groupSum = new Float64Array(cells * R);
     const mins = Float64Array.from(ranges, (g) => g.min);
     const maxes = Float64Array.from(ranges, (g) => g.max);
-    tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, {counted, inside, above, below, groupN, groupSum});
+    const tallies = {counted, inside, above, below, groupN, groupSum};
+    if (wholeNumbers(this.judgeValues)) {
+      // A's scores are whole numbers: every tally and sum is exact in any order, so the pass counts each instance in its own cell only.
+      const own = {counted: new Float64Array(cells), inside: new Float64Array(cells), above: new Float64Array(cells), below: new Float64Array(cells), groupN: new Float64Array(cells * R), groupSum: new Float64Array(cells * R)};
+      tallyRangesOwn(this.n, this.instance, this.judge, cellOf, range, mins, maxes, own);
+      for (const key of ["counted", "inside", "above", "below", "groupN", "groupSum"] as const) rollUp(own[key], tallies[key], key.startsWith("group") ? R : 1, L);
+    } else tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, tallies);
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
       const list: PerceivedRangeGroup[] = [];
@@ -311,30 +317,17 @@ export class Pairing {
     return result;
   }
 
-  /** Per cell, the instances with two or more annotators and with one or more. */
+  /** Per cell, the instances with two or more annotators and with one or more: counted in each instance's own cell, then added up (counts are exact in any order). */
   private countKappaItems(): {humans: Float64Array; withJudge: Float64Array} {
     const {cells, L, cellOf, instance, n: paired} = this;
-    const pooled = L * 3;
     const count = this.humans.count;
+    const ownHumans = new Float64Array(cells);
+    const ownWithJudge = new Float64Array(cells);
+    countItemsOwn(paired, instance, cellOf, count, ownHumans, ownWithJudge);
     const humans = new Float64Array(cells);
     const withJudge = new Float64Array(cells);
-    for (let k = 0; k < paired; k++) {
-      const m = count[instance[k]!]!;
-      if (m === 0) continue;
-      const own = cellOf[k]!;
-      const p = own % 3;
-      const two = m >= 2 ? 1 : 0;
-      if (own < pooled) {
-        humans[own - p] += two;
-        withJudge[own - p]++;
-        humans[own] += two;
-        withJudge[own]++;
-      }
-      humans[pooled] += two;
-      withJudge[pooled]++;
-      humans[pooled + p] += two;
-      withJudge[pooled + p]++;
-    }
+    rollUp(ownHumans, humans, 1, L);
+    rollUp(ownWithJudge, withJudge, 1, L);
     return {humans, withJudge};
   }
 
@@ -449,6 +442,60 @@ export class Pairing {
       }
       return {bins, reach: reach[d]!};
     });
+  }
+}
+
+/** Whether every value is a whole number small enough that sums of millions of them stay exact. */
+function wholeNumbers(values: readonly number[]): boolean {
+  for (const v of values) if (!Number.isInteger(v) || Math.abs(v) > 2 ** 30) return false;
+  return true;
+}
+
+/**
+ * Totals per cell from tallies per instance's own cell (width entries each):
+ * an own cell (d, played) adds to (d, all) and itself when d is listed, and
+ * to (pooled, all) and (pooled, played). Only for counts and sums that are
+ * exact in any order.
+ */
+function rollUp(own: Float64Array, out: Float64Array, width: number, L: number): void {
+  const pooled = L * 3;
+  for (let cell = 0; cell < own.length / width; cell++) {
+    const p = cell % 3;
+    const targets = cell < pooled ? [cell - p, cell, pooled, pooled + p] : [pooled, cell];
+    for (const target of targets) for (let w = 0; w < width; w++) out[target * width + w] += own[cell * width + w]!;
+  }
+}
+
+/** countKappaItems' pass: per own cell, instances with two or more annotators and with one or more. */
+function countItemsOwn(paired: number, instance: Int32Array, cellOf: Int32Array, count: Int32Array, humans: Float64Array, withJudge: Float64Array): void {
+  for (let k = 0; k < paired; k++) {
+    const m = count[instance[k]!]!;
+    if (m === 0) continue;
+    const own = cellOf[k]!;
+    if (m >= 2) humans[own]++;
+    withJudge[own]++;
+  }
+}
+
+/** tallyRanges counting each instance in its own cell only (A's scores whole numbers: see perceivedRanges). */
+function tallyRangesOwn(
+  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array,
+  range: Int32Array, mins: Float64Array, maxes: Float64Array,
+  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
+): void {
+  const {counted, inside, above, below, groupN, groupSum} = out;
+  const R = mins.length;
+  for (let k = 0; k < paired; k++) {
+    const r = range[instance[k]!]!;
+    if (r < 0) continue;
+    const a = judge[k]!;
+    const cell = cellOf[k]!;
+    counted[cell]++;
+    if (a > maxes[r]!) above[cell]++;
+    else if (a < mins[r]!) below[cell]++;
+    else inside[cell]++;
+    groupN[cell * R + r]++;
+    groupSum[cell * R + r] += a;
   }
 }
 
