@@ -226,8 +226,8 @@ export class Pairing {
     const mins = Float64Array.from(ranges, (g) => g.min);
     const maxes = Float64Array.from(ranges, (g) => g.max);
     const tallies = {counted, inside, above, below, groupN, groupSum};
-    if (wholeNumbers(this.judgeValues)) {
-      // A's scores are whole numbers: every tally and sum is exact in any order, so the pass counts each instance in its own cell only.
+    if (halfPoints(this.judgeValues)) {
+      // A's scores are whole or half points: every tally and sum is exact in any order, so the pass counts each instance in its own cell only.
       const own = {counted: new Float64Array(cells), inside: new Float64Array(cells), above: new Float64Array(cells), below: new Float64Array(cells), groupN: new Float64Array(cells * R), groupSum: new Float64Array(cells * R)};
       tallyRangesOwn(this.n, this.instance, this.judge, cellOf, range, mins, maxes, own);
       for (const key of ["counted", "inside", "above", "below", "groupN", "groupSum"] as const) rollUp(own[key], tallies[key], key.startsWith("group") ? R : 1, L);
@@ -445,9 +445,9 @@ export class Pairing {
   }
 }
 
-/** Whether every value is a whole number small enough that sums of millions of them stay exact. */
-function wholeNumbers(values: readonly number[]): boolean {
-  for (const v of values) if (!Number.isInteger(v) || Math.abs(v) > 2 ** 30) return false;
+/** Whether every value is a whole or half point small enough that sums of millions of them stay exact (in any order). */
+function halfPoints(values: readonly number[]): boolean {
+  for (const v of values) if (!Number.isInteger(v * 2) || Math.abs(v) > 2 ** 30) return false;
   return true;
 }
 
@@ -477,7 +477,7 @@ function countItemsOwn(paired: number, instance: Int32Array, cellOf: Int32Array,
   }
 }
 
-/** tallyRanges counting each instance in its own cell only (A's scores whole numbers: see perceivedRanges). */
+/** tallyRanges counting each instance in its own cell only (A's scores whole or half points: see perceivedRanges). */
 function tallyRangesOwn(
   paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array,
   range: Int32Array, mins: Float64Array, maxes: Float64Array,
