@@ -59,11 +59,19 @@ export class Pairing {
     // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
     const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
     const sides = {judgeValues, otherValues, judgeIds: judgeSide.ids, otherIds: otherSide.ids};
-    const n = (this.n = countPaired(candidates, judgeValues, otherValues));
-    const out = {instance: new Int32Array(n), judge: new Float64Array(n), other: new Float64Array(n), judgeId: new Int32Array(n), otherId: new Int32Array(n), cellOf: new Int32Array(n)};
+    // Room for every candidate, so one pass fills it; the columns are the filled part.
+    const m = candidates.length;
+    const out = {instance: new Int32Array(m), judge: new Float64Array(m), other: new Float64Array(m), judgeId: new Int32Array(m), otherId: new Int32Array(m), cellOf: new Int32Array(m)};
     const {dimension, playedByHuman, episode} = c;
-    this.episodes = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
-    ({instance: this.instance, judge: this.judge, other: this.other, judgeId: this.judgeId, otherId: this.otherId, cellOf: this.cellOf} = out);
+    const filled = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
+    const n = (this.n = filled.paired);
+    this.episodes = filled.episodes;
+    this.instance = out.instance.subarray(0, n);
+    this.judge = out.judge.subarray(0, n);
+    this.other = out.other.subarray(0, n);
+    this.judgeId = out.judgeId.subarray(0, n);
+    this.otherId = out.otherId.subarray(0, n);
+    this.cellOf = out.cellOf.subarray(0, n);
   }
 
   /** The table for k bins and a basis. */
@@ -527,29 +535,20 @@ function tallyRanges(
   }
 }
 
-/** How many of the candidates both sides scored (NaN: no score). */
-function countPaired(candidates: Int32Array, judgeValues: Float64Array, otherValues: Float64Array): number {
-  let n = 0;
-  for (let x = 0; x < candidates.length; x++) {
-    const i = candidates[x]!;
-    if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
-  }
-  return n;
-}
-
-/** Fills the pairing's columns from the candidates both sides scored, in their order; returns the episodes they span (seen: one flag per instance, zeroed). */
+/** Fills the pairing's columns from the candidates both sides scored (NaN: no score), in their order; returns how many and the episodes they span (seen: one flag per instance, zeroed). */
 function fillPaired(
   candidates: Int32Array,
   sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
   out: {instance: Int32Array; judge: Float64Array; other: Float64Array; judgeId: Int32Array; otherId: Int32Array; cellOf: Int32Array},
   at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; listed: Int32Array},
   seen: Uint8Array,
-): number {
+): {paired: number; episodes: number} {
   const {judgeValues, otherValues, judgeIds, otherIds} = sides;
   const {instance, judge, other, judgeId, otherId, cellOf} = out;
   const {dimension, playedByHuman, episode, listed} = at;
   let episodes = 0;
-  for (let x = 0, k = 0; x < candidates.length; x++) {
+  let k = 0;
+  for (let x = 0; x < candidates.length; x++) {
     const i = candidates[x]!;
     const j = judgeValues[i]!;
     const o = otherValues[i]!;
@@ -567,7 +566,7 @@ function fillPaired(
       episodes++;
     }
   }
-  return episodes;
+  return {paired: k, episodes};
 }
 
 /** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
