@@ -59,11 +59,19 @@ export class Pairing {
     // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
     const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
     const sides = {judgeValues, otherValues, judgeIds: judgeSide.ids, otherIds: otherSide.ids};
-    const n = (this.n = countPaired(candidates, judgeValues, otherValues));
-    const out = {instance: new Int32Array(n), judge: new Float64Array(n), other: new Float64Array(n), judgeId: new Int32Array(n), otherId: new Int32Array(n), cellOf: new Int32Array(n)};
+    // Room for every candidate, so one pass fills it; the columns are the filled part.
+    const m = candidates.length;
+    const out = {instance: new Int32Array(m), judge: new Float64Array(m), other: new Float64Array(m), judgeId: new Int32Array(m), otherId: new Int32Array(m), cellOf: new Int32Array(m)};
     const {dimension, playedByHuman, episode} = c;
-    this.episodes = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
-    ({instance: this.instance, judge: this.judge, other: this.other, judgeId: this.judgeId, otherId: this.otherId, cellOf: this.cellOf} = out);
+    const filled = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
+    const n = (this.n = filled.paired);
+    this.episodes = filled.episodes;
+    this.instance = out.instance.subarray(0, n);
+    this.judge = out.judge.subarray(0, n);
+    this.other = out.other.subarray(0, n);
+    this.judgeId = out.judgeId.subarray(0, n);
+    this.otherId = out.otherId.subarray(0, n);
+    this.cellOf = out.cellOf.subarray(0, n);
   }
 
   /** The table for k bins and a basis. */
@@ -225,7 +233,13 @@ export class Pairing {
     const groupSum = new Float64Array(cells * R);
     const mins = Float64Array.from(ranges, (g) => g.min);
     const maxes = Float64Array.from(ranges, (g) => g.max);
-    tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, {counted, inside, above, below, groupN, groupSum});
+    const tallies = {counted, inside, above, below, groupN, groupSum};
+    if (halfPoints(this.judgeValues)) {
+      // A's scores are whole or half points: every tally and sum is exact in any order, so the pass counts each instance in its own cell only.
+      const own = {counted: new Float64Array(cells), inside: new Float64Array(cells), above: new Float64Array(cells), below: new Float64Array(cells), groupN: new Float64Array(cells * R), groupSum: new Float64Array(cells * R)};
+      tallyRangesOwn(this.n, this.instance, this.judge, cellOf, range, mins, maxes, own);
+      for (const key of ["counted", "inside", "above", "below", "groupN", "groupSum"] as const) rollUp(own[key], tallies[key], key.startsWith("group") ? R : 1, L);
+    } else tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, tallies);
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
       const list: PerceivedRangeGroup[] = [];
@@ -311,30 +325,17 @@ export class Pairing {
     return result;
   }
 
-  /** Per cell, the instances with two or more annotators and with one or more. */
+  /** Per cell, the instances with two or more annotators and with one or more: counted in each instance's own cell, then added up (counts are exact in any order). */
   private countKappaItems(): {humans: Float64Array; withJudge: Float64Array} {
     const {cells, L, cellOf, instance, n: paired} = this;
-    const pooled = L * 3;
     const count = this.humans.count;
+    const ownHumans = new Float64Array(cells);
+    const ownWithJudge = new Float64Array(cells);
+    countItemsOwn(paired, instance, cellOf, count, ownHumans, ownWithJudge);
     const humans = new Float64Array(cells);
     const withJudge = new Float64Array(cells);
-    for (let k = 0; k < paired; k++) {
-      const m = count[instance[k]!]!;
-      if (m === 0) continue;
-      const own = cellOf[k]!;
-      const p = own % 3;
-      const two = m >= 2 ? 1 : 0;
-      if (own < pooled) {
-        humans[own - p] += two;
-        withJudge[own - p]++;
-        humans[own] += two;
-        withJudge[own]++;
-      }
-      humans[pooled] += two;
-      withJudge[pooled]++;
-      humans[pooled + p] += two;
-      withJudge[pooled + p]++;
-    }
+    rollUp(ownHumans, humans, 1, L);
+    rollUp(ownWithJudge, withJudge, 1, L);
     return {humans, withJudge};
   }
 
@@ -452,6 +453,60 @@ export class Pairing {
   }
 }
 
+/** Whether every value is a whole or half point small enough that sums of millions of them stay exact (in any order). */
+function halfPoints(values: readonly number[]): boolean {
+  for (const v of values) if (!Number.isInteger(v * 2) || Math.abs(v) > 2 ** 30) return false;
+  return true;
+}
+
+/**
+ * Totals per cell from tallies per instance's own cell (width entries each):
+ * an own cell (d, played) adds to (d, all) and itself when d is listed, and
+ * to (pooled, all) and (pooled, played). Only for counts and sums that are
+ * exact in any order.
+ */
+function rollUp(own: Float64Array, out: Float64Array, width: number, L: number): void {
+  const pooled = L * 3;
+  for (let cell = 0; cell < own.length / width; cell++) {
+    const p = cell % 3;
+    const targets = cell < pooled ? [cell - p, cell, pooled, pooled + p] : [pooled, cell];
+    for (const target of targets) for (let w = 0; w < width; w++) out[target * width + w] += own[cell * width + w]!;
+  }
+}
+
+/** countKappaItems' pass: per own cell, instances with two or more annotators and with one or more. */
+function countItemsOwn(paired: number, instance: Int32Array, cellOf: Int32Array, count: Int32Array, humans: Float64Array, withJudge: Float64Array): void {
+  for (let k = 0; k < paired; k++) {
+    const m = count[instance[k]!]!;
+    if (m === 0) continue;
+    const own = cellOf[k]!;
+    if (m >= 2) humans[own]++;
+    withJudge[own]++;
+  }
+}
+
+/** tallyRanges counting each instance in its own cell only (A's scores whole or half points: see perceivedRanges). */
+function tallyRangesOwn(
+  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array,
+  range: Int32Array, mins: Float64Array, maxes: Float64Array,
+  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
+): void {
+  const {counted, inside, above, below, groupN, groupSum} = out;
+  const R = mins.length;
+  for (let k = 0; k < paired; k++) {
+    const r = range[instance[k]!]!;
+    if (r < 0) continue;
+    const a = judge[k]!;
+    const cell = cellOf[k]!;
+    counted[cell]++;
+    if (a > maxes[r]!) above[cell]++;
+    else if (a < mins[r]!) below[cell]++;
+    else inside[cell]++;
+    groupN[cell * R + r]++;
+    groupSum[cell * R + r] += a;
+  }
+}
+
 /** perceivedRanges' pass: per cell, the instances with a range, A inside / above / below it, and per range A's count and sum, in pairing order. */
 function tallyRanges(
   paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array, pooled: number,
@@ -480,29 +535,20 @@ function tallyRanges(
   }
 }
 
-/** How many of the candidates both sides scored (NaN: no score). */
-function countPaired(candidates: Int32Array, judgeValues: Float64Array, otherValues: Float64Array): number {
-  let n = 0;
-  for (let x = 0; x < candidates.length; x++) {
-    const i = candidates[x]!;
-    if (judgeValues[i] === judgeValues[i] && otherValues[i] === otherValues[i]) n++;
-  }
-  return n;
-}
-
-/** Fills the pairing's columns from the candidates both sides scored, in their order; returns the episodes they span (seen: one flag per instance, zeroed). */
+/** Fills the pairing's columns from the candidates both sides scored (NaN: no score), in their order; returns how many and the episodes they span (seen: one flag per instance, zeroed). */
 function fillPaired(
   candidates: Int32Array,
   sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
   out: {instance: Int32Array; judge: Float64Array; other: Float64Array; judgeId: Int32Array; otherId: Int32Array; cellOf: Int32Array},
   at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; listed: Int32Array},
   seen: Uint8Array,
-): number {
+): {paired: number; episodes: number} {
   const {judgeValues, otherValues, judgeIds, otherIds} = sides;
   const {instance, judge, other, judgeId, otherId, cellOf} = out;
   const {dimension, playedByHuman, episode, listed} = at;
   let episodes = 0;
-  for (let x = 0, k = 0; x < candidates.length; x++) {
+  let k = 0;
+  for (let x = 0; x < candidates.length; x++) {
     const i = candidates[x]!;
     const j = judgeValues[i]!;
     const o = otherValues[i]!;
@@ -520,7 +566,7 @@ function fillPaired(
       episodes++;
     }
   }
-  return episodes;
+  return {paired: k, episodes};
 }
 
 /** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
