@@ -250,7 +250,9 @@ const belext: Report = {
     const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
     for (const p of pairs) {
       if (p.llm_rater !== rater) continue;
-      byCheckpoint.set(p.dimension, [...(byCheckpoint.get(p.dimension) ?? []), {llm: p.llm, human: p.human}]);
+      const list = byCheckpoint.get(p.dimension);
+      if (list) list.push({llm: p.llm, human: p.human});
+      else byCheckpoint.set(p.dimension, [{llm: p.llm, human: p.human}]);
     }
     return {
       title: `BELEXT checkpoints: ${rater} against human labels`,

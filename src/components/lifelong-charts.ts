@@ -215,7 +215,11 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
   const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};
   // Memory modes whose harder scenarios start at the same index share one rule, its tooltip naming each.
   const byIndex = new Map<number, string[]>();
-  for (const h of harder) byIndex.set(h.index, [...(byIndex.get(h.index) ?? []), `${h.memory}: ${h.label}`]);
+  for (const h of harder) {
+    const labels = byIndex.get(h.index);
+    if (labels) labels.push(`${h.memory}: ${h.label}`);
+    else byIndex.set(h.index, [`${h.memory}: ${h.label}`]);
+  }
   const rules = checkpoints.flatMap((checkpoint) => [...byIndex.entries()].map(([index, labels]) => ({layer: "rule", checkpoint, index, label: labels.join("; ")})));
   return {
     title,

@@ -22,7 +22,11 @@ export interface BestModel {
  */
 export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05): BestModel[] {
   const byDimension = new Map<string, ModelAggregate[]>();
-  for (const a of aggregates) byDimension.set(a.dimension, [...(byDimension.get(a.dimension) ?? []), a]);
+  for (const a of aggregates) {
+    const list = byDimension.get(a.dimension);
+    if (list) list.push(a);
+    else byDimension.set(a.dimension, [a]);
+  }
   return [...byDimension.entries()].map(([dimension, list]) => {
     const ranked = list.filter((a) => a.n > 0).sort((a, b) => b.mean - a.mean);
     const [best, second] = ranked;

@@ -179,7 +179,9 @@ export function sotopiaHard(
   for (const r of rows) {
     if (r.rater !== rater || r.dimension !== dimension.key) continue;
     const models = byTask.get(r.task_id) ?? new Map<string, Moments[]>();
-    models.set(r.model, [...(models.get(r.model) ?? []), toMoments(r)]);
+    const parts = models.get(r.model);
+    if (parts) parts.push(toMoments(r));
+    else models.set(r.model, [toMoments(r)]);
     byTask.set(r.task_id, models);
   }
   const tasks: HardTask[] = [];

@@ -112,7 +112,9 @@ async function submit<I extends JudgeItem>(store: Store, api: BatchApi, runId: s
   const byHash = new Map<string, Asked<I>[]>();
   for (const a of asked) {
     const hash = requestHash(a.request, api.endpoint);
-    byHash.set(hash, [...(byHash.get(hash) ?? []), a]);
+    const same = byHash.get(hash);
+    if (same) same.push(a);
+    else byHash.set(hash, [a]);
   }
   const hashes = [...byHash.keys()];
   const lines = hashes.map((h) => batchLine(h, byHash.get(h)![0].request));
