@@ -43,11 +43,26 @@ function encodeColumns(columns: PackColumns): Uint8Array {
 
 const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
 
+/**
+ * DuckDB's threads for a pack when SOCIOMETER_PACK_THREADS names a count (a
+ * build beside other work may want fewer; the tests build a pack on 1 and on 4
+ * threads to show its bytes do not depend on them), else DuckDB's default.
+ */
+export function packThreads(env: NodeJS.ProcessEnv = process.env): number | null {
+  const text = env.SOCIOMETER_PACK_THREADS?.trim();
+  if (!text) return null;
+  if (!/^[1-9]\d{0,3}$/.test(text)) throw new Error(`SOCIOMETER_PACK_THREADS: expected a whole number of threads from 1 to 9999, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** Writes the pack of `tables` (table name → PackTable, key-shaped text redacted) to stdout. */
 export async function emitFirstViewPack(tables: Readonly<Record<string, PackTable>>): Promise<void> {
   const require = createRequire(import.meta.url);
   await initParquet({module_or_path: readFileSync(require.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm"))});
+  const threads = packThreads();
   const pack = await withStore(async (store) => {
+    // A whole number checked just above, so it cannot carry SQL.
+    if (threads !== null) await store.conn.run(`SET threads = ${threads}`);
     const dir = mkdtempSync(join(tmpdir(), "sociometer-pack-"));
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
