@@ -1,14 +1,11 @@
 // The InformativeBench question list's search, cheap per keystroke at any size
 // (issue 18: at ×100 the samples every keystroke lower-cased the id, question,
-// prediction and gold of 234k records and rebuilt the list's rows). Each
-// record's searched text is lower-cased once, when the records or the match
-// mode change, and a keystroke that only lengthens the search looks inside the
-// previous matches; the page waits for a pause in typing before it searches.
+// prediction and gold of 234k records). Each record's fields are lower-cased
+// once per list of scored records (per match mode), in idle time once the
+// records come; a keystroke that only lengthens the search looks inside the
+// previous matches; and the page waits for a pause in typing before it searches.
 
 import type {IbScoredRow} from "../lib/informativebench.js";
-
-/** Between a record's fields in its searched text: no search can hold it (see matches), so no match spans two fields. */
-const FIELD_BREAK = "\u0000";
 
 export interface QuestionFilter {
   dataset: string;
@@ -17,47 +14,49 @@ export interface QuestionFilter {
   search: string;
 }
 
-/** The fields a search reads, lower-cased one by one (so each is the text the old filter compared), joined by FIELD_BREAK. */
-function searchedText(r: IbScoredRow): string {
-  let text = r.question_id.toLowerCase() + FIELD_BREAK + r.question.toLowerCase() + FIELD_BREAK + (r.prediction ?? "").toLowerCase();
-  for (const g of r.gold) text += FIELD_BREAK + g.toLowerCase();
-  return text;
-}
-
 /**
  * A search over one list of scored records (one match mode's): `filter` gives
  * the records a filter keeps, in their order, the same records as testing each
  * field with toLowerCase().includes. It remembers its last answer, so typing
- * on narrows that answer instead of the whole list.
+ * on narrows that answer instead of the whole list; and it lower-cases each
+ * record's fields once, in idle time (indexInIdle), reading a record not yet
+ * done as the list always did.
  */
 export class QuestionSearch {
   readonly rows: readonly IbScoredRow[];
-  #texts: string[] | null = null;
-  #last: {dataset: string; model: string; needle: string; kept: IbScoredRow[]; at: number[]} | null = null;
+  /** The lower-cased fields of records 0 … indexed − 1, record after record: record i's are fields[starts[i]] up to fields[starts[i + 1]]. */
+  readonly #fields: string[] = [];
+  readonly #starts: Int32Array;
+  #indexed = 0;
+  #last: {dataset: string; model: string; needle: string; at: number[]} | null = null;
 
   constructor(rows: readonly IbScoredRow[]) {
     this.rows = rows;
+    this.#starts = new Int32Array(rows.length + 1);
   }
 
-  /** Every record's searched text, made on the first search (the list without one never needs it). */
-  #searched(): string[] {
-    if (this.#texts === null) {
-      const texts: string[] = new Array(this.rows.length);
-      for (let i = 0; i < this.rows.length; i++) texts[i] = searchedText(this.rows[i]!);
-      this.#texts = texts;
+  /** Lower-cases the fields of further records, 500 at a time while `more()` says so; true once every record is done. */
+  index(more: () => boolean = () => true): boolean {
+    const fields = this.#fields;
+    while (this.#indexed < this.rows.length && more()) {
+      const end = Math.min(this.rows.length, this.#indexed + 500);
+      for (let i = this.#indexed; i < end; i++) {
+        const r = this.rows[i]!;
+        fields.push(r.question_id.toLowerCase(), r.question.toLowerCase(), (r.prediction ?? "").toLowerCase());
+        for (const g of r.gold) fields.push(g.toLowerCase());
+        this.#starts[i + 1] = fields.length;
+      }
+      this.#indexed = end;
     }
-    return this.#texts;
+    return this.#indexed === this.rows.length;
   }
 
   filter({dataset, model, search}: QuestionFilter): IbScoredRow[] {
     const needle = search.trim().toLowerCase();
     const last = this.#last;
     // A longer search with the same menus can only keep some of the last matches.
-    const narrowing = last !== null && last.dataset === dataset && last.model === model && needle.startsWith(last.needle);
-    const from = narrowing ? last.at : null;
+    const from = last !== null && last.dataset === dataset && last.model === model && needle.startsWith(last.needle) ? last.at : null;
     const count = from === null ? this.rows.length : from.length;
-    const texts = needle === "" ? null : this.#searched();
-    const byField = needle.includes(FIELD_BREAK);
     const kept: IbScoredRow[] = [];
     const at: number[] = [];
     for (let k = 0; k < count; k++) {
@@ -65,20 +64,41 @@ export class QuestionSearch {
       const r = this.rows[i]!;
       if (dataset !== "all" && r.dataset !== dataset) continue;
       if (model !== "all" && r.model !== model) continue;
-      if (texts !== null && !(byField ? fieldsInclude(r, needle) : texts[i]!.includes(needle))) continue;
+      if (needle !== "" && !(i < this.#indexed ? this.#indexedIncludes(i, needle) : fieldsInclude(r, needle))) continue;
       kept.push(r);
       at.push(i);
     }
-    this.#last = {dataset, model, needle, kept, at};
+    this.#last = {dataset, model, needle, at};
     return kept;
+  }
+
+  #indexedIncludes(i: number, needle: string): boolean {
+    for (let f = this.#starts[i]!, to = this.#starts[i + 1]!; f < to; f++) if (this.#fields[f]!.includes(needle)) return true;
+    return false;
   }
 }
 
-/** The old test, field by field: only for a search that holds FIELD_BREAK itself, which the joined text would match across fields. */
+/** The list's former test, for a record not yet indexed. */
 function fieldsInclude(r: IbScoredRow, needle: string): boolean {
   if (r.question_id.toLowerCase().includes(needle) || r.question.toLowerCase().includes(needle) || (r.prediction ?? "").toLowerCase().includes(needle)) return true;
   for (const g of r.gold) if (g.toLowerCase().includes(needle)) return true;
   return false;
+}
+
+/** Indexes `search` while the page is idle (requestIdleCallback, else a timer turn at a time), a few milliseconds per turn. */
+export function indexInIdle(search: QuestionSearch): void {
+  if (typeof requestIdleCallback === "function") {
+    const work = (deadline: IdleDeadline) => {
+      if (!search.index(() => deadline.timeRemaining() > 2)) requestIdleCallback(work);
+    };
+    requestIdleCallback(work);
+  } else {
+    const work = () => {
+      const until = performance.now() + 8;
+      if (!search.index(() => performance.now() < until)) setTimeout(work, 0);
+    };
+    setTimeout(work, 0);
+  }
 }
 
 /**
