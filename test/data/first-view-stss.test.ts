@@ -59,4 +59,14 @@ describe("the STSS first view read one (model, architecture) at a time", () => {
       expect(readStssFirstView(pack as never)).toEqual(whole);
     }, 300_000);
   }
+
+  it("is the view of no rows on a store without STSS data (no parts at all)", async () => {
+    const dir = tempDir();
+    const storePath = join(dir, "empty.duckdb");
+    (await openStore(storePath)).close();
+    const whole = stssFirstView(stssData({stss_conversations: [], stss_runs: [], stss_tasks: []}));
+    const pack = decodePack(new Uint8Array(await runLoaderAlone(join("src", "data", "stss-first-view.bin.ts"), {store: storePath})), "stss-first-view.bin");
+    expect(pack.stss_first![0]!.view).toBe(decodeIpcRows(encodeView(whole))[0]!.view);
+    expect(whole.views.modelChoices).toEqual([]);
+  }, 60_000);
 });
