@@ -14,6 +14,23 @@ const CHARACTER_OF = (alias: string) => `coalesce(${alias}.character, ${alias}.a
 // inside every group, the bulk of sotopia-stats' time at 100k episodes); same text.
 const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '') || ' | ' || array_to_string(list_sort(list(${TASK_REF})), ' & ')`;
 
+// Sums of non-integer scores (a rater's repeated runs averaged, the humans'
+// mean, the overall mean of seven) in DOUBLE depend on the order DuckDB's
+// threads add them in, so the packs differed in bytes on every build (issue 18).
+// Each value is rounded once to 20 decimals (far below a double's precision at
+// these scales) and added exactly as a DECIMAL, then rounded once to DOUBLE: the
+// same result in any order, on any number of threads. Scores past 10^18 fail
+// the cast loudly rather than wrap. DuckDB casts between DOUBLE and
+// DECIMAL(38, 20) by scaling with 10^20 in floating point: exact for an integer
+// score or square up to 94 (its odd part times 5^20 fits in 53 bits), not for
+// larger sums (an integer sum of 226 came back as 225.99999999999997). So sums
+// go to DOUBLE through their text, parsed to the nearest double, and sums
+// summed again come in through theirs.
+/** The exact sum of `expr` over a group, as the DOUBLE nearest to it. */
+const exactSum = (expr: string): string => `sum((${expr})::DECIMAL(38, 20))::VARCHAR::DOUBLE`;
+/** The mean of `expr` over a group (no NULLs: ratings.value is NOT NULL), from its exact sum divided once. */
+const exactMean = (expr: string): string => `(${exactSum(expr)} / count(*))`;
+
 /**
  * Sufficient statistics (n, sum, sum of squares) of every rater's scores per
  * (task, model, partner model, dimension), plus an `overall` group built from
@@ -58,13 +75,13 @@ seat AS (
 -- partner) join once, for the final groups: hashing them at every step took
 -- twice the time and half again the memory.
 scored AS (
-  SELECT episode_id, agent, rater, rater_kind, dimension, avg(value) AS value
+  SELECT episode_id, agent, rater, rater_kind, dimension, ${exactMean("value")} AS value
   FROM ratings
   WHERE dimension IN (SELECT dimension FROM sotopia_dims)
   GROUP BY episode_id, agent, rater, rater_kind, dimension
 ),
 human_mean AS (
-  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, avg(value) AS value
+  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, ${exactMean("value")} AS value
   FROM scored
   WHERE rater_kind = 'human'
   GROUP BY episode_id, agent, dimension
@@ -73,17 +90,17 @@ per_rater AS (
   SELECT * FROM scored UNION ALL BY NAME SELECT * FROM human_mean
 ),
 overall AS (
-  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, avg(value) AS value
+  SELECT episode_id, agent, rater, rater_kind, 'overall' AS dimension, ${exactMean("value")} AS value
   FROM per_rater
   GROUP BY episode_id, agent, rater, rater_kind
   HAVING count(*) = (SELECT count(*) FROM sotopia_dims)
 )
 SELECT x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension,
-       count(*)::INTEGER AS n, sum(x.value)::DOUBLE AS sum, sum(x.value * x.value)::DOUBLE AS sum_sq
+       count(*)::INTEGER AS n, ${exactSum("x.value")} AS sum, ${exactSum("x.value * x.value")} AS sum_sq
 FROM (SELECT * FROM per_rater UNION ALL BY NAME SELECT * FROM overall) x
 JOIN seat s ON s.episode_id = x.episode_id AND s.agent = x.agent
 GROUP BY x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension
-ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
+ORDER BY x.rater, x.rater_kind, s.task_id, s.model, s.partner, x.dimension
 `;
 
 /**
@@ -95,7 +112,7 @@ ORDER BY x.rater, s.task_id, s.model, s.partner, x.dimension
  */
 export const sotopiaGroupsSql = (source: string): string => `
 SELECT rater, rater_kind, model, partner, dimension,
-       sum(n)::INTEGER AS n, sum(sum)::DOUBLE AS sum, sum(sum_sq)::DOUBLE AS sum_sq
+       sum(n)::INTEGER AS n, ${exactSum("sum::VARCHAR")} AS sum, ${exactSum("sum_sq::VARCHAR")} AS sum_sq
 FROM ${source}
 GROUP BY rater, rater_kind, model, partner, dimension
 ORDER BY rater, rater_kind, model, partner, dimension

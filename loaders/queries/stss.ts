@@ -70,3 +70,19 @@ SELECT t.task_id, t.source_type, t.category, t.performer, t.target_num, len(coal
 FROM stss_tasks t JOIN episodes e USING (episode_id)
 ORDER BY t.category, t.task_id
 `;
+
+/**
+ * How many conversation runs have rows under two (model, architecture) pairs
+ * in STSS_CONVERSATIONS_SQL: none in a store the importers wrote (a run has
+ * one performer model and one architecture). The STSS first view is computed
+ * one pair at a time only when it is 0, since a run's counts then add.
+ */
+export const STSS_RUNS_ACROSS_PAIRS_SQL = `
+SELECT count(*)::INTEGER AS runs FROM (
+  SELECT c.episode_id
+  FROM stss_conversations c
+  JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+  GROUP BY c.episode_id
+  HAVING count(DISTINCT p.model) > 1 OR count(DISTINCT c.architecture) > 1
+)
+`;

@@ -155,6 +155,47 @@ export function curvesFromGroups(
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
 }
 
+/**
+ * `tQuantile` with its values kept by (p, df): a 95% band asks for the same
+ * few degrees of freedom over and over (810 calls for one rater at ×100 the
+ * samples, each a bisection of about 45 Student t tails: 120–300 ms), and a
+ * kept value is the same number the function gave.
+ */
+export function keptTQuantile(tQuantile: TQuantile): TQuantile {
+  const kept = new Map<string, number>();
+  return (p, df) => {
+    const key = `${p}/${df}`;
+    let q = kept.get(key);
+    if (q === undefined) kept.set(key, (q = tQuantile(p, df)));
+    return q;
+  };
+}
+
+/** The degrees of freedom (n − 1) a 95% band needs over `groups`, each once, in first-seen order: what the page works out in idle time. */
+export function bandDegrees(groups: readonly LifelongGroup[]): number[] {
+  const seen = new Set<number>();
+  for (const g of groups) for (const n of [g.bel_n, g.goal_n, g.penalised_n]) if (n >= 2) seen.add(n - 1);
+  return Array.from(seen);
+}
+
+/**
+ * Asks `tQuantile` (a keptTQuantile) for the two-sided 95% quantile
+ * (curvePoint's p = 0.975) at each of `degrees` while the page is idle, a few
+ * per idle period, so a later 95% band finds every value kept.
+ */
+export function keepInIdle(degrees: readonly number[], tQuantile: TQuantile): void {
+  const idle: (work: (deadline: {timeRemaining(): number}) => void) => void = typeof requestIdleCallback === "function"
+    ? (work) => requestIdleCallback(work)
+    : (work) => setTimeout(() => work({timeRemaining: () => 0}), 0);
+  let next = 0;
+  const work = (deadline: {timeRemaining(): number}) => {
+    do tQuantile(0.975, degrees[next++]!);
+    while (next < degrees.length && deadline.timeRemaining() > 2);
+    if (next < degrees.length) idle(work);
+  };
+  if (degrees.length) idle(work);
+}
+
 /** harderStarts (src/lib/lifelong.ts) of one rater's instances, from the per-group statistics. */
 export function harderStartsFromGroups(groups: readonly LifelongGroup[], rater: string | null): Map<string, number> {
   const out = new Map<string, number>();

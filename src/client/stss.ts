@@ -7,11 +7,12 @@ import {
   actionRulesText, DEFAULT_ACTION_RULES, HELP_ORDER_RULES, INITIATOR_RULES, SCORE_TOLERANCE, table4, type ActionRules, type ConvRatioRule, type RunRow, type Table4Row,
 } from "../lib/stss-action.js";
 import {
-  APPOINTMENT_PARTNERS, conditionFailures, conditionSetMismatches, LEVELS, mismatchText, offTargetConversations, runLabel, sameSet, table3, taskSummaries, verdictSetLabel,
-  verdictSets, type AppointmentPartners, type Category, type ConditionFailure, type ConversationRow, type Level, type Table3Row, type TaskConversationSummary,
-  type VerdictSet, type VerdictSetCount,
+  APPOINTMENT_PARTNERS, byArchitectureThenModel, byTaskSummaryOrder, conditionFailureRows, conditionFailures, conditionSetMismatches, conditionSetVariants, LEVELS,
+  mergeConditionSetVariants, mergeVerdictSets, mismatchesOf, mismatchText, offTargetConversations, runLabel, sameSet, sortConditionFailures, table3, taskSummaries,
+  verdictSetLabel, verdictSets, type AppointmentPartners, type Category, type ConditionFailure, type ConditionSetMismatch, type ConditionSetVariants, type ConversationRow,
+  type Level, type Table3Row, type TaskConversationSummary, type VerdictSet, type VerdictSetCount,
 } from "../lib/stss.js";
-import {decodeView, orderBy, type Tables} from "./tables.js";
+import {decodeView, orderBy, type Row, type Tables} from "./tables.js";
 
 /** One row of data/stss-tasks.parquet. */
 export interface TaskRow {
@@ -97,13 +98,18 @@ export function stssOptionViews(data: StssData): StssOptionViews {
       language[languageKey(lang)] = {t3: table3(rows, lang), warning: mismatchWarning(rows, lang), optionsText: languageOptionsText(rows, {...lang, defaultSet}), levels};
     }
   }
+  return {language, action: actionViews(data.runs), modelChoices: Array.from(new Set(rows.map((r) => `${r.model} · ${r.architecture}`)))};
+}
+
+/** Table 4 for every conversation-ratio reading × initiator rule × help order. */
+function actionViews(runs: readonly RunRow[]): Record<string, Table4Row[]> {
   const action: Record<string, Table4Row[]> = {};
   for (const convRatio of CONV_RATIOS) {
     for (const initiator of INITIATOR_RULES) {
-      for (const helpOrder of HELP_ORDER_RULES) action[actionKey(convRatio, {initiator, helpOrder})] = table4(data.runs, {convRatio, rules: {initiator, helpOrder}});
+      for (const helpOrder of HELP_ORDER_RULES) action[actionKey(convRatio, {initiator, helpOrder})] = table4(runs, {convRatio, rules: {initiator, helpOrder}});
     }
   }
-  return {language, action, modelChoices: Array.from(new Set(rows.map((r) => `${r.model} · ${r.architecture}`)))};
+  return action;
 }
 
 /** The language-level view for the page's choice; a choice the views lack is a stale build, said as such. */
@@ -144,6 +150,81 @@ export function stssFirstView(data: StssData): StssFirstView {
     t3: languageLookup(views, lang).t3, views};
 }
 
+/** The order stssData gives the conversation rows. */
+const CONVERSATION_ORDER = ["model", "architecture", "task_id", "conversation_id", "level", "rater", "run_id"] as const;
+
+type LanguageParts = {
+  lang: LanguageChoice;
+  t3: Table3Row[];
+  variants: ConditionSetVariants;
+  levels: Record<Level, {failuresByType: ConditionFailure[]; failuresByTask: ConditionFailure[]; tasks: TaskConversationSummary[]}>;
+};
+
+/**
+ * stssFirstView, the same view to the byte, from the conversation rows read
+ * one (model, architecture) at a time (`parts` gives them in that order, each
+ * in the result's order; no conversation run in two parts), so the build holds
+ * one part's rows at a time, not the store's (issue 18: 1.8 GB at ×100 the
+ * samples). Every table over conversations groups by model and architecture
+ * (or adds over them), so each part's rows give that part's rows of each
+ * table; the page's sorts then order the joined lists as they ordered one.
+ */
+export async function stssFirstViewByParts(parts: () => AsyncIterable<Row[]>, runs: RunRow[]): Promise<StssFirstView> {
+  // First pass: the verdict sets, for which every table is made; the rows and the conversations left out.
+  const setsByPart: VerdictSetCount[][] = [];
+  let conversations = 0;
+  let offTarget = 0;
+  for await (const part of parts()) {
+    const rows = orderBy(part as unknown as ConversationRow[], CONVERSATION_ORDER);
+    setsByPart.push(verdictSets(rows));
+    conversations += rows.length;
+    offTarget += offTargetConversations(rows, "target");
+  }
+  const sets = mergeVerdictSets(setsByPart);
+  const defaultSet = sets[0] ?? null;
+  const choices: (VerdictSet | null)[] = sets.length ? sets.map((s) => ({rater: s.rater, run_id: s.run_id})) : [null];
+  const languages: LanguageParts[] = [];
+  for (const verdicts of choices) {
+    for (const appointmentPartners of APPOINTMENT_PARTNERS) {
+      const levels = {} as LanguageParts["levels"];
+      for (const level of LEVELS) levels[level] = {failuresByType: [], failuresByTask: [], tasks: []};
+      languages.push({lang: {verdicts, appointmentPartners}, t3: [], variants: new Map(), levels});
+    }
+  }
+  // Second pass: each part's rows of every table, appended.
+  const modelChoices = new Set<string>();
+  for await (const part of parts()) {
+    const rows = orderBy(part as unknown as ConversationRow[], CONVERSATION_ORDER);
+    for (const r of rows) modelChoices.add(`${r.model} · ${r.architecture}`);
+    for (const {lang, t3, variants, levels} of languages) {
+      for (const level of LEVELS) {
+        appendAll(levels[level].failuresByType, conditionFailureRows(rows, {...lang, level, by: "type"}));
+        appendAll(levels[level].failuresByTask, conditionFailureRows(rows, {...lang, level, by: "task"}));
+        appendAll(levels[level].tasks, taskSummaries(rows, {...lang, level}));
+      }
+      appendAll(t3, table3(rows, lang));
+      if (lang.verdicts) mergeConditionSetVariants(variants, conditionSetVariants(rows, lang));
+    }
+  }
+  const language: Record<string, StssLanguageView> = {};
+  for (const {lang, t3, variants, levels} of languages) {
+    const views = {} as Record<Level, StssLevelView>;
+    for (const level of LEVELS) {
+      const l = levels[level];
+      views[level] = {failuresByType: sortConditionFailures(l.failuresByType), failuresByTask: sortConditionFailures(l.failuresByTask), tasks: l.tasks.sort(byTaskSummaryOrder)};
+    }
+    language[languageKey(lang)] = {t3: byArchitectureThenModel(t3), warning: mismatchWarningOf(lang.verdicts ? mismatchesOf(variants) : []),
+      optionsText: languageOptionsTextOf(sets, offTarget, {...lang, defaultSet}), levels: views};
+  }
+  const views: StssOptionViews = {language, action: actionViews(runs), modelChoices: Array.from(modelChoices)};
+  const lang = {verdicts: defaultSet === null ? null : {rater: defaultSet.rater, run_id: defaultSet.run_id}, appointmentPartners: "target" as const};
+  return {conversations, runs: runs.length, verdictSets: sets, appointmentPartners: lang.appointmentPartners, t3: languageLookup(views, lang).t3, views};
+}
+
+function appendAll<T>(into: T[], rows: readonly T[]): void {
+  for (const r of rows) into.push(r);
+}
+
 export const readStssFirstView = (tables: Tables<"stss_first">): StssFirstView => decodeView<StssFirstView>(tables.stss_first, "data/stss-first-view.bin");
 
 /** The simulation runs in the SQL's order: what the page reads after its first view (the logged scores against the rules). */
@@ -154,13 +235,19 @@ export const stssRuns = (tables: Tables<"stss_runs">): RunRow[] => orderBy(table
  * verdict set and partner rule produce Table 3 and the failing conditions, and
  * what they leave out. Definitions (SR, GCSR, micro, macro) live in Table 3's caption.
  */
-export function languageOptionsText(rows: readonly ConversationRow[], {verdicts, defaultSet, appointmentPartners}:
+export function languageOptionsText(rows: readonly ConversationRow[], options:
+  {verdicts: VerdictSet | null; defaultSet: VerdictSet | null; appointmentPartners: AppointmentPartners}): string {
+  return languageOptionsTextOf(verdictSets(rows), offTargetConversations(rows, "target"), options);
+}
+
+/** languageOptionsText from the rows' verdict sets and their appointment conversations with someone other than the target. */
+export function languageOptionsTextOf(sets: readonly VerdictSetCount[], offTarget: number, {verdicts, defaultSet, appointmentPartners}:
   {verdicts: VerdictSet | null; defaultSet: VerdictSet | null; appointmentPartners: AppointmentPartners}): string {
   const who = verdicts === null ? "none (no goal-condition verdicts)"
     : `${verdicts.rater}; run (--run-id): ${runLabel(verdicts.run_id)}${sameSet(verdicts, defaultSet) ? " (default: the rater and run with the most verdicts)" : ""}`;
-  const others = verdictSets(rows).filter((s) => !sameSet(s, verdicts));
+  const others = sets.filter((s) => !sameSet(s, verdicts));
   const partners = appointmentPartners === "target"
-    ? `target (default; §3.2 counts only conversations between the performer and the target person): ${offTargetConversations(rows, "target")} appointment conversation(s) with someone else left out`
+    ? `target (default; §3.2 counts only conversations between the performer and the target person): ${offTarget} appointment conversation(s) with someone else left out`
     : "all: every appointment conversation counts, with the target person or not";
   return `Language level (Table 3, failing conditions). Condition rater (--rater): ${who}. Only this one set of verdicts is combined into the numbers` +
     (others.length ? `; other sets, not used: ${others.map((s) => `${verdictSetLabel(s)} (${s.verdicts} verdicts)`).join(", ")}` : "") + ". " +
@@ -174,7 +261,11 @@ export function languageCaption({verdicts, appointmentPartners}: {verdicts: Verd
 
 /** A warning when the chosen set judged a task's conversations on different condition lists, or "" when it did not. */
 export function mismatchWarning(rows: readonly ConversationRow[], options: {verdicts: VerdictSet | null; appointmentPartners: AppointmentPartners}): string {
-  const mismatches = options.verdicts ? conditionSetMismatches(rows, options) : [];
+  return mismatchWarningOf(options.verdicts ? conditionSetMismatches(rows, options) : []);
+}
+
+/** mismatchWarning from the mismatches themselves. */
+export function mismatchWarningOf(mismatches: readonly ConditionSetMismatch[]): string {
   return mismatches.length
     ? `Warning: condition names differ within ${mismatches.length} task(s), so SR is not comparable between those conversations: ${mismatches.map(mismatchText).join("; ")}.`
     : "";

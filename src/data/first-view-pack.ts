@@ -15,7 +15,8 @@ import {join} from "node:path";
 import {float64, tableFromArrays, tableToIPC, utf8} from "@uwdata/flechette";
 import initParquet, {readParquet} from "parquet-wasm/esm";
 import {exportQuery} from "../../loaders/store/export.js";
-import {decodeIpcRows, encodePack, encodeView, type Row} from "../client/tables.js";
+import {rows, type Store} from "../../loaders/store/db.js";
+import {decodeIpcRows, encodePack, encodeView, orderBy, type Row} from "../client/tables.js";
 import {sharedResult} from "./shared-query.js";
 import {withStore} from "./store.js";
 
@@ -29,8 +30,17 @@ import {withStore} from "./store.js";
 export type PackTable =
   | string
   | {from: string; sql: (source: string) => string}
-  | {view: (rowsOf: (sql: string) => Promise<Row[]>) => unknown | Promise<unknown>}
+  | {view: (rowsOf: (sql: string) => Promise<Row[]>, partsOf: PartsOf) => unknown | Promise<unknown>}
   | {columns: (rowsOf: (sql: string) => Promise<Row[]>) => PackColumns | Promise<PackColumns>};
+
+/**
+ * The rows of `sql`'s result one group of the `by` columns at a time, groups in
+ * the order orderBy gives them (DuckDB's), each group's rows in the result's
+ * order: a view computed group by group holds one group's rows, not the
+ * store's. `sql` must order its rows by the `by` columns first (each group one
+ * run of rows), or the parts are refused. `read` may be called more than once.
+ */
+export type PartsOf = (sql: string, by: readonly string[]) => Promise<{parts: number; read: () => AsyncGenerator<Row[]>}>;
 
 /** Per-row values the page's functions computed (scores, say), as numeric or text columns: an Arrow table, not a JSON view, because it grows with the rows. */
 export type PackColumns = Record<string, number[] | (string | null)[]>;
@@ -42,12 +52,51 @@ function encodeColumns(columns: PackColumns): Uint8Array {
 }
 
 const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
+const identifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** PartsOf over the store: the result written once (sharedResult), each group read back by its row numbers in that file. */
+async function partsOfResult(store: Store, dir: string, sql: string, by: readonly string[]): Promise<{parts: number; read: () => AsyncGenerator<Row[]>}> {
+  const file = await sharedResult(store, sql);
+  const source = `read_parquet(${quoted(file)}, file_row_number = true)`;
+  const keys = by.map(identifier).join(", ");
+  const groups = orderBy(await rows<Row & {first: number; last: number; n: number}>(store.conn,
+    `SELECT ${keys}, min(file_row_number)::BIGINT AS first, max(file_row_number)::BIGINT AS last, count(*)::BIGINT AS n FROM ${source} GROUP BY ALL`), by);
+  for (const g of groups) {
+    if (g.last - g.first + 1 !== g.n) throw new Error(`first-view pack: the rows of ${by.map((k) => `${k} ${JSON.stringify(g[k])}`).join(", ")} are not together in the query's result; order it by ${by.join(", ")} first`);
+  }
+  const part = join(dir, "part.parquet");
+  return {
+    parts: groups.length,
+    read: async function* () {
+      for (const g of groups) {
+        // Row numbers, written here from integers DuckDB counted: nothing from the store's text enters the SQL.
+        await exportQuery(store.conn, `SELECT * EXCLUDE (file_row_number) FROM ${source} WHERE file_row_number BETWEEN ${Number(g.first)} AND ${Number(g.last)} ORDER BY file_row_number`, part, "parquet");
+        yield decodeIpcRows(readParquet(readFileSync(part)).intoIPCStream());
+      }
+    },
+  };
+}
+
+/**
+ * DuckDB's threads for a pack when SOCIOMETER_PACK_THREADS names a count (a
+ * build beside other work may want fewer; the tests build a pack on 1 and on 4
+ * threads to show its bytes do not depend on them), else DuckDB's default.
+ */
+export function packThreads(env: NodeJS.ProcessEnv = process.env): number | null {
+  const text = env.SOCIOMETER_PACK_THREADS?.trim();
+  if (!text) return null;
+  if (!/^[1-9]\d{0,3}$/.test(text)) throw new Error(`SOCIOMETER_PACK_THREADS: expected a whole number of threads from 1 to 9999, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
 
 /** Writes the pack of `tables` (table name → PackTable, key-shaped text redacted) to stdout. */
 export async function emitFirstViewPack(tables: Readonly<Record<string, PackTable>>): Promise<void> {
   const require = createRequire(import.meta.url);
   await initParquet({module_or_path: readFileSync(require.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm"))});
+  const threads = packThreads();
   const pack = await withStore(async (store) => {
+    // A whole number checked just above, so it cannot carry SQL.
+    if (threads !== null) await store.conn.run(`SET threads = ${threads}`);
     const dir = mkdtempSync(join(tmpdir(), "sociometer-pack-"));
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
@@ -55,7 +104,7 @@ export async function emitFirstViewPack(tables: Readonly<Record<string, PackTabl
         // The rows as the browser would decode them from the same query, then the page's own functions.
         const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
         if (typeof table === "object" && "view" in table) {
-          entries.push({name, ipc: encodeView(await table.view(rowsOf))});
+          entries.push({name, ipc: encodeView(await table.view(rowsOf, (sql, by) => partsOfResult(store, dir, sql, by)))});
           continue;
         }
         if (typeof table === "object" && "columns" in table) {

@@ -207,7 +207,29 @@ export function verdictSets(rows: readonly ConversationRow[]): VerdictSetCount[]
   }
   return [...sets.values()]
     .map(({runs, ...s}) => ({...s, conversations: runs.size}))
-    .sort((a, b) => b.verdicts - a.verdicts || text(a.rater, b.rater) || text(a.run_id, b.run_id));
+    .sort(byVerdictSetOrder);
+}
+
+/** verdictSets' order: most verdicts first, then rater, then run. */
+const byVerdictSetOrder = (a: VerdictSetCount, b: VerdictSetCount): number => b.verdicts - a.verdicts || text(a.rater, b.rater) || text(a.run_id, b.run_id);
+
+/**
+ * verdictSets of all rows from verdictSets of parts of them, where no
+ * conversation run has rows in two parts (its verdicts and its one count add).
+ */
+export function mergeVerdictSets(parts: readonly (readonly VerdictSetCount[])[]): VerdictSetCount[] {
+  const sets = new Map<string, VerdictSetCount>();
+  for (const part of parts) {
+    for (const p of part) {
+      const k = `${p.rater}\u0000${p.run_id}`;
+      const s = sets.get(k);
+      if (s) {
+        s.verdicts += p.verdicts;
+        s.conversations += p.conversations;
+      } else sets.set(k, {...p});
+    }
+  }
+  return Array.from(sets.values()).sort(byVerdictSetOrder);
 }
 
 /** The default verdict set (see verdictSets), as page and CLI choose it; null without verdicts. */
@@ -268,7 +290,14 @@ export interface ConditionSetMismatch {
  * siblings'. Page and CLI warn; the numbers still use what was judged.
  */
 export function conditionSetMismatches(rows: readonly ConversationRow[], options: LanguageOptions): ConditionSetMismatch[] {
-  const byTask = new Map<string, Map<string, {conditions: string[]; conversations: number}>>();
+  return mismatchesOf(conditionSetVariants(rows, options));
+}
+
+/** Per "task_id NUL level", each list of condition names (joined by commas) the chosen set judged on, with its first list and its conversations: conditionSetMismatches before it picks the tasks with two or more. */
+export type ConditionSetVariants = Map<string, Map<string, {conditions: string[]; conversations: number}>>;
+
+export function conditionSetVariants(rows: readonly ConversationRow[], options: LanguageOptions): ConditionSetVariants {
+  const byTask: ConditionSetVariants = new Map();
   for (const r of judgedBy(rows, options)) {
     const k = `${r.task_id}\u0000${r.level}`;
     const variants = byTask.get(k) ?? new Map();
@@ -278,6 +307,27 @@ export function conditionSetMismatches(rows: readonly ConversationRow[], options
     variants.set(names.join(","), v);
     byTask.set(k, variants);
   }
+  return byTask;
+}
+
+/** Adds `part` (conditionSetVariants of rows after those `into` counted) into `into`, as if counted in one pass. */
+export function mergeConditionSetVariants(into: ConditionSetVariants, part: ConditionSetVariants): void {
+  for (const [k, variants] of part) {
+    const mine = into.get(k);
+    if (!mine) {
+      into.set(k, variants);
+      continue;
+    }
+    for (const [names, v] of variants) {
+      const known = mine.get(names);
+      if (known) known.conversations += v.conversations;
+      else mine.set(names, v);
+    }
+  }
+}
+
+/** The mismatches in conditionSetVariants: tasks and levels judged on two or more lists, in conditionSetMismatches' order. */
+export function mismatchesOf(byTask: ConditionSetVariants): ConditionSetMismatch[] {
   const out: ConditionSetMismatch[] = [];
   for (const [k, variants] of byTask) {
     if (variants.size < 2) continue;
@@ -368,6 +418,19 @@ export interface ConditionFailure {
  * is the number of conversations whose verdicts name it.
  */
 export function conditionFailures(rows: readonly ConversationRow[], options: LanguageOptions & {level: Level; by: "task" | "type"}): ConditionFailure[] {
+  return sortConditionFailures(conditionFailureRows(rows, options));
+}
+
+/** conditionFailures' order: highest fail rate first, then most failed, then condition. */
+export const sortConditionFailures = (rows: ConditionFailure[]): ConditionFailure[] =>
+  rows.sort((a, b) => b.failRate - a.failRate || b.failed - a.failed || (a.condition < b.condition ? -1 : 1));
+
+/**
+ * conditionFailures before its sort, in the order the rows first name each
+ * (model, architecture, group, condition): for rows read in parts by (model,
+ * architecture), the parts' lists one after the other are this list.
+ */
+export function conditionFailureRows(rows: readonly ConversationRow[], options: LanguageOptions & {level: Level; by: "task" | "type"}): ConditionFailure[] {
   const {level, by} = options;
   const groups = new Map<string, ConditionFailure>();
   const convs = new Map<string, Set<string>>();
@@ -386,11 +449,10 @@ export function conditionFailures(rows: readonly ConversationRow[], options: Lan
       groups.set(k, f);
     }
   }
-  const out = [...groups.values()].map((f) => {
+  return [...groups.values()].map((f) => {
     const gk = `${f.model}\u0000${f.architecture}\u0000${f.group}`;
     return {...f, conversations: convs.get(gk)?.size ?? 0, failRate: f.judged ? f.failed / f.judged : NaN};
   });
-  return out.sort((a, b) => b.failRate - a.failRate || b.failed - a.failed || (a.condition < b.condition ? -1 : 1));
 }
 
 export interface TaskConversationSummary {
@@ -425,5 +487,8 @@ export function taskSummaries(rows: readonly ConversationRow[], options: Languag
   }
   const out = [...all.values()].map(({runs, srSum, gcsrSum, ...t}) =>
     ({...t, conversations: runs.size, sr: t.judged ? srSum / t.judged : NaN, gcsr: t.judged ? gcsrSum / t.judged : NaN}));
-  return out.sort((a, b) => compareRows(a, b) || text(a.task_id, b.task_id));
+  return out.sort(byTaskSummaryOrder);
 }
+
+/** taskSummaries' order: Table 3's rows, then task id (one row per key, so parts' lists sort into the same list). */
+export const byTaskSummaryOrder = (a: TaskConversationSummary, b: TaskConversationSummary): number => compareRows(a, b) || text(a.task_id, b.task_id);
