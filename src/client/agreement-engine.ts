@@ -1,12 +1,13 @@
 // The agreement table of src/lib/agreement.ts computed over columns (typed
 // arrays) instead of one object per score, so that a change of rater, k or
 // basis at 100k multiply-rated episodes (1.4M instances, 5.3M scores) costs
-// a few passes over typed arrays in the page's worker. Every number is the
-// library's: each sum runs over the same instances in the same order with the
-// same operations (a correlation from pearson's sums, kappa's terms by the
-// same divisions, once per pattern of scores), so the results are equal to
-// the last bit (test/client/agreement-engine.test.ts checks them with
-// Object.is against pairInstances + agreementTable + kappaAmongAllAnnotators).
+// one pass over typed arrays in the page's worker. Every number is the
+// library's: the library's sums are exact (so independent of order), and the
+// engine adds the same terms exactly, count × term per class of equal terms
+// (kappa's terms by the same divisions, once per pattern of scores), so the
+// results are equal to the last bit (test/client/agreement-engine.test.ts
+// checks them with Object.is against pairInstances + agreementTable +
+// kappaAmongAllAnnotators).
 
 import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import type {DifferenceCounts} from "../components/histogram.js";
@@ -43,6 +44,8 @@ export const STEP = "step";
 export class AgreementEngine {
   /** Per dimension of the columns: its index among the table's dimensions, or that count for a dimension the table does not list. */
   readonly listed: Int32Array;
+  /** Whether each episode's instances come together (as the rows order them): a pairing then counts episodes as they change. */
+  readonly episodesInOrder: boolean;
   private readonly raterIndex: Map<string, number>;
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
@@ -67,6 +70,7 @@ export class AgreementEngine {
       return at < 0 ? dimensionKeys.length : at;
     });
     this.raterIndex = new Map(columns.raters.map((r, i) => [r, i]));
+    this.episodesInOrder = nonDecreasing(columns.episode);
     this.annotator = new Uint8Array(columns.raters.length);
     for (let r = 0; r < columns.rater.length; r++) if (columns.human[r] === 1) this.annotator[columns.rater[r]!] = 1;
     // Indexed by rater once, so a new rater costs its own rows, not every row.
@@ -284,6 +288,11 @@ function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Floa
     present[n++] = i;
   }
   return n;
+}
+
+function nonDecreasing(values: Int32Array): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
+  return true;
 }
 
 const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);

@@ -69,7 +69,9 @@ export class HumanScores {
    */
   readonly pattern: Int32Array;
   private readonly patterns: Patterns;
-  private sds?: Float64Array;
+  /** Per pattern, its range id (−1 under two scores): a pattern fixes its scores, so their range. */
+  private readonly patternRange: number[];
+  private byPattern?: PatternStats;
   private meanSide?: Side;
   private readonly bins = new Map<number, PatternBins>();
 
@@ -86,6 +88,7 @@ export class HumanScores {
       this.rangeIds = base.rangeIds.clone();
       this.pattern = base.pattern.slice();
       this.patterns = base.patterns.clone();
+      this.patternRange = base.patternRange.slice();
       let emptied = false;
       for (let j = 0; j < redo.length; j++) if (this.score(redo[j]!) === 0) emptied = true;
       // Only an instance the left-out annotator scored alone drops out of the present ones.
@@ -108,6 +111,7 @@ export class HumanScores {
     this.rangeIds = new NumberIds();
     this.pattern = new Int32Array(instances);
     this.patterns = new Patterns();
+    this.patternRange = [];
     let n = 0;
     for (let i = 0; i < instances; i++) if (this.score(i) > 0) n++;
     this.present = new Int32Array(n);
@@ -145,12 +149,9 @@ export class HumanScores {
     }
     this.count[i] = m;
     this.mean[i] = sum / m;
-    this.pattern[i] = m === 0 ? -1 : patterns.end(state, this.rows.dimension[i]!, sum / m, this.rows, i, excluded);
-    if (m < 2) {
-      this.range[i] = -1;
-      return m;
-    }
-    this.range[i] = this.rangeId(min, max);
+    const pattern = (this.pattern[i] = m === 0 ? -1 : patterns.end(state, this.rows.dimension[i]!, sum / m, this.rows, i, excluded));
+    this.range[i] = m < 2 ? -1 : this.rangeId(min, max);
+    if (pattern >= 0) this.patternRange[pattern] = this.range[i]!;
     return m;
   }
 
@@ -171,13 +172,9 @@ export class HumanScores {
     return (this.meanSide = this.base && this.redo ? sideFrom(this.base.side(), this.mean, this.present, this.redo) : sideOf(this.mean, this.present));
   }
 
-  /** sd() of each instance's scores (NaN under two), by pattern. */
-  sd(): Float64Array {
-    if (this.sds) return this.sds;
-    const bySd = this.patterns.sds();
-    const sds = new Float64Array(this.count.length).fill(NaN);
-    for (let j = 0; j < this.present.length; j++) sds[this.present[j]!] = bySd[this.pattern[this.present[j]!]!]!;
-    return (this.sds = sds);
+  /** Per pattern: its dimension, number of scores, their sd() (NaN under two) and range id (−1 under two). */
+  patternStats(): PatternStats {
+    return (this.byPattern ??= {...this.patterns.shape(), sd: this.patterns.sds(), range: Int32Array.from(this.patternRange)});
   }
 
   /** Per pattern, for k bins: the agreeing ordered pairs Σ c(c − 1) and the count in each bin (binIndex). */
@@ -189,6 +186,13 @@ export class HumanScores {
     this.bins.set(k, result);
     return result;
   }
+}
+
+export interface PatternStats {
+  dimension: Int32Array;
+  size: Int32Array;
+  sd: Float64Array;
+  range: Int32Array;
 }
 
 export interface PatternBins {
@@ -237,6 +241,11 @@ class Patterns {
     for (let r = rows.start[i]!, end = rows.start[i + 1]!; r < end; r++) if (rows.rater[r] !== excluded) this.values.push(rows.value[r]!);
     this.size.push(this.values.length - this.first[id]!);
     return id;
+  }
+
+  /** Per pattern, its dimension and number of scores. */
+  shape(): {dimension: Int32Array; size: Int32Array} {
+    return {dimension: Int32Array.from(this.dimension), size: Int32Array.from(this.size)};
   }
 
   clone(): Patterns {
