@@ -35,8 +35,9 @@ export class AmongAnnotators {
     this.cells = (at.L + 1) * 3;
     this.scored = new Float64Array(this.cells);
     this.items = new Float64Array(this.cells);
-    this.byPattern = new Float64Array(humans.patternStats().size.length * 2);
-    countScored(humans.present, humans.count, humans.pattern, at, this.scored, this.items, this.byPattern);
+    const {size} = humans.patternStats();
+    this.byPattern = new Float64Array(size.length * 2);
+    countScored(humans.present, size, humans.pattern, at, this.scored, this.items, this.byPattern);
   }
 
   /** Whether a cell has an instance any annotator scored: the library leaves out empty model / human rows. */
@@ -78,13 +79,13 @@ export class AmongAnnotators {
   }
 }
 
-/** Per cell, the instances with a score and those with two or more; per (pattern, who played), the instances. */
-function countScored(present: Int32Array, count: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
+/** Per cell, the instances with a score and those with two or more (the pattern's size); per (pattern, who played), the instances. */
+function countScored(present: Int32Array, size: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
   const {dimension, playedByHuman, listed, L} = at;
   const pooled = L * 3;
   for (let j = 0; j < present.length; j++) {
     const i = present[j]!;
-    const two = count[i]! >= 2 ? 1 : 0;
+    const two = size[pattern[i]!]! >= 2 ? 1 : 0;
     const h = playedByHuman[i]!;
     const p = 1 + h;
     byPattern[pattern[i]! * 2 + h]++;

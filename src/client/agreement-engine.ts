@@ -15,7 +15,7 @@ import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
 import {AmongAnnotators} from "./agreement-among.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
-import {sideOf, type Side} from "./agreement-ranks.js";
+import {NumberIds, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 /** What the page shows for one choice of raters, k and basis. */
@@ -106,17 +106,17 @@ export class AgreementEngine {
     return keep(this.humanScores, excluded, 2, () => all.without(excluded, this.instancesOf(excluded)));
   }
 
-  /** A rater's first score of each instance (as list.find gives it), NaN where it has none. */
+  /** A rater's first score of each instance it scored (as list.find gives it), as a side of a pairing; none for a name these rows never saw. */
   private scores(code: number): Side {
     return keep(this.raterScores, code, 6, () => {
-      const c = this.columns;
-      const values = new Float64Array(c.rowStart.length - 1).fill(NaN);
-      if (code < 0) return sideOf(values, new Int32Array(0));
+      const distinct = new NumberIds(true);
+      if (code < 0) return {present: new Int32Array(0), ids: new Int32Array(0), order: distinct.order(), distinct};
       const from = this.raterStart[code]!;
       const to = this.raterStart[code + 1]!;
       const present = new Int32Array(to - from);
-      const n = firstScores(this.raterRows, this.rowInstance, c.value, from, to, values, present);
-      return sideOf(values, present.subarray(0, n));
+      const ids = new Int32Array(to - from);
+      const n = firstScores(this.raterRows, this.rowInstance, this.columns.value, from, to, distinct, present, ids);
+      return {present: present.subarray(0, n), ids: ids.subarray(0, n), order: distinct.order(), distinct};
     });
   }
 
@@ -126,7 +126,7 @@ export class AgreementEngine {
       const codeA = this.code(a);
       // Leaving A out of the humans matters only when A is one of them.
       const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
-      const side = (code: number) => (code === NO_RATER ? humans.side() : this.scores(code));
+      const side = (code: number) => (code === NO_RATER ? null : this.scores(code));
       return new Pairing(this, side(codeA), side(this.code(b)), humans);
     });
   }
@@ -272,20 +272,22 @@ export class AgreementEngine {
 }
 
 /**
- * Rater rows raterRows[from … to) into their instances' first scores (values,
- * NaN before) and the instances that have one (present, ascending); returns
- * how many. Rows ascend within an instance, so the first row met is the first
- * score, as list.find gives it. Top-level, over typed arrays, so the JIT keeps
- * it optimized from one call to the next.
+ * Rater rows raterRows[from … to) into the instances they score (present,
+ * ascending) and the id of each one's first score; returns how many. A
+ * rater's rows ascend by instance, and within one by row, so the first row
+ * met is the first score, as list.find gives it. Top-level, over typed
+ * arrays, so the JIT keeps it optimized from one call to the next.
  */
-function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Float64Array, from: number, to: number, values: Float64Array, present: Int32Array): number {
+function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Float64Array, from: number, to: number, distinct: NumberIds, present: Int32Array, ids: Int32Array): number {
   let n = 0;
+  let last = -1;
   for (let x = from; x < to; x++) {
     const r = raterRows[x]!;
     const i = rowInstance[r]!;
-    if (values[i] === values[i]) continue;
-    values[i] = value[r]!;
-    present[n++] = i;
+    if (i === last) continue;
+    last = i;
+    present[n] = i;
+    ids[n++] = distinct.id(value[r]!);
   }
   return n;
 }

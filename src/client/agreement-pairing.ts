@@ -71,37 +71,50 @@ export class Pairing {
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
-  constructor(private readonly engine: AgreementEngine, judgeSide: Side, otherSide: Side, private readonly humans: HumanScores) {
+  /** A and B: a named rater's side, or null for the annotators' mean (from `humans`, by pattern). */
+  constructor(private readonly engine: AgreementEngine, judge: Side | null, other: Side | null, private readonly humans: HumanScores) {
     const c = engine.columns;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
     this.G = c.dimensions.length * 2;
     this.targets = groupTargets(engine.listed, this.L);
-    this.xValues = judgeSide.distinct.values;
-    this.yValues = otherSide.distinct.values;
-    this.xPlace = judgeSide.order;
-    this.yPlace = otherSide.order;
+    const means = judge && other ? null : humans.means();
+    this.xValues = judge ? judge.distinct.values : means!.distinct.values;
+    this.yValues = other ? other.distinct.values : means!.distinct.values;
+    this.xPlace = judge ? judge.order : means!.order;
+    this.yPlace = other ? other.order : means!.order;
     this.byPattern = humans.patternStats();
     const X = this.xValues.length;
     const Y = this.yValues.length;
     const P = this.byPattern.size.length;
-    // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
-    const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
+    // Only a named rater's instances can pair (the smaller one's when both are): the work follows the raters' instances, not the store's.
+    const from: Walk["from"] = judge && (!other || judge.present.length <= other.present.length) ? JUDGE : other ? OTHER : HUMANS_PRESENT;
+    const candidates = from === JUDGE ? judge!.present : from === OTHER ? other!.present : humans.present;
     const pairSpace = this.G * X * Y;
     const ratedSpace = P * 2 * X;
     const tally: Tally = {
-      pairs: pairSpace <= DENSE_LIMIT ? new Float64Array(pairSpace) : new Map(),
-      rated: ratedSpace <= DENSE_LIMIT ? new Float64Array(ratedSpace) : new Map(),
+      pairs: pairSpace <= DENSE_LIMIT ? new Int32Array(pairSpace) : new Map(),
+      rated: ratedSpace <= DENSE_LIMIT ? new Int32Array(ratedSpace) : new Map(),
       used: (this.annotatorsUsed = new Float64Array(this.G)),
       within: (this.annotatorsWithin = new Float64Array(this.G)),
     };
     const seen = engine.episodesInOrder ? null : new Uint8Array(c.rowStart.length - 1);
-    const counted = tallyPairs(candidates, {judgeValues: judgeSide.values, otherValues: otherSide.values, judgeIds: judgeSide.ids, otherIds: otherSide.ids},
-      {dimension: c.dimension, playedByHuman: c.playedByHuman, episode: c.episode, pattern: humans.pattern, size: this.byPattern.size, sd: this.byPattern.sd}, X, Y, tally, seen);
+    const none = new Int32Array(0);
+    const walk: Walk = {
+      candidates, from,
+      judgePresent: judge?.present ?? none, judgeIds: judge?.ids ?? none, otherPresent: other?.present ?? none, otherIds: other?.ids ?? none,
+      judgeByPattern: judge === null, otherByPattern: other === null, meanIds: means?.ids ?? none,
+      pattern: humans.pattern, overlayAt: humans.overlayAt, overlayPattern: humans.overlayPattern,
+      xValues: Float64Array.from(this.xValues), yValues: Float64Array.from(this.yValues),
+    };
+    const counted = from === JUDGE && walk.otherByPattern && tally.rated instanceof Int32Array && seen === null
+      ? tallyAgainstAnnotators(candidates, walk.judgeIds, humans.pattern, humans.overlayAt, humans.overlayPattern, c.playedByHuman, c.episode, X, tally.rated)
+      : tallyPairs(walk, {dimension: c.dimension, playedByHuman: c.playedByHuman, episode: c.episode, size: this.byPattern.size, sd: this.byPattern.sd}, X, Y, tally, seen);
     this.n = counted.paired;
     this.episodes = counted.episodes;
-    this.pairs = classesOf(tally.pairs, X * Y, Y);
     this.rated = classesOf(tally.rated, X, 1);
+    if (walk.otherByPattern) addPairsByPattern(this.rated, walk, this.byPattern, X, Y, tally);
+    this.pairs = classesOf(tally.pairs, X * Y, Y);
   }
 
   /** The table for k bins and a basis. */
@@ -541,57 +554,99 @@ function groupTargets(listed: Int32Array, L: number): Int32Array {
 
 /** The tallies one pass fills: dense by class index, or a map past DENSE_LIMIT. */
 interface Tally {
-  pairs: Float64Array | Map<number, number>;
-  rated: Float64Array | Map<number, number>;
+  pairs: Int32Array | Map<number, number>;
+  rated: Int32Array | Map<number, number>;
   used: Float64Array;
   within: Float64Array;
 }
 
+const JUDGE = 0;
+const OTHER = 1;
+const HUMANS_PRESENT = 2;
+
 /**
- * The one pass over the instances that can pair (ascending): those both
- * sides scored counted by class, and by annotators' pattern when they have
- * one; the within-the-annotators'-sd counts per group; and the episodes
- * (counted as they change when the columns keep an episode's instances
- * together, else with `seen`).
+ * What the pairing's pass walks: the candidates (the instances of A's list,
+ * B's, or the annotators' when neither is a named rater), each named side's
+ * instances (ascending) and score ids, and for the annotators their pattern
+ * per instance, with a left-out annotator's instances in an overlay.
+ */
+interface Walk {
+  candidates: Int32Array;
+  from: typeof JUDGE | typeof OTHER | typeof HUMANS_PRESENT;
+  judgePresent: Int32Array;
+  judgeIds: Int32Array;
+  otherPresent: Int32Array;
+  otherIds: Int32Array;
+  /** Whether A (or B) is the annotators' mean: its id is meanIds[pattern]. */
+  judgeByPattern: boolean;
+  otherByPattern: boolean;
+  meanIds: Int32Array;
+  pattern: Int32Array;
+  overlayAt: Int32Array;
+  overlayPattern: Int32Array;
+  xValues: Float64Array;
+  yValues: Float64Array;
+}
+
+/**
+ * The one pass over the instances that can pair (ascending), each side's
+ * score read through its own list (a cursor that only moves forward) or by
+ * pattern: those both sides scored counted by class, and by annotators'
+ * pattern when they have one; the within-the-annotators'-sd counts per
+ * group; and the episodes (counted as they change when the columns keep an
+ * episode's instances together, else with `seen`).
  */
 function tallyPairs(
-  candidates: Int32Array,
-  sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
-  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; pattern: Int32Array; size: Int32Array; sd: Float64Array},
+  walk: Walk,
+  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; size: Int32Array; sd: Float64Array},
   X: number, Y: number, tally: Tally, seen: Uint8Array | null,
 ): {paired: number; episodes: number} {
-  const {judgeValues, otherValues, judgeIds, otherIds} = sides;
-  const {dimension, playedByHuman, episode, pattern, size, sd} = at;
+  const {candidates, from, judgePresent, judgeIds, otherPresent, otherIds, judgeByPattern, otherByPattern, meanIds, pattern, overlayAt, overlayPattern, xValues, yValues} = walk;
+  const {dimension, playedByHuman, episode, size, sd} = at;
   const {used, within} = tally;
-  const densePairs = tally.pairs instanceof Float64Array ? tally.pairs : null;
-  const denseRated = tally.rated instanceof Float64Array ? tally.rated : null;
+  const densePairs = tally.pairs instanceof Int32Array ? tally.pairs : null;
+  const denseRated = tally.rated instanceof Int32Array ? tally.rated : null;
+  // With the annotators' mean as B every pair has a pattern, which fixes B's score: the pairs and the within counts come from the rated classes afterwards (addPairsByPattern).
+  const byPattern = otherByPattern;
   const mapPairs = tally.pairs instanceof Map ? tally.pairs : null;
   const mapRated = tally.rated instanceof Map ? tally.rated : null;
+  const overlays = overlayAt.length;
+  const judges = judgePresent.length;
+  const others = otherPresent.length;
   let paired = 0;
   let episodes = 0;
   let lastEpisode = -1;
+  let atJudge = 0;
+  let atOther = 0;
+  let atOverlay = 0;
   for (let c = 0; c < candidates.length; c++) {
     const i = candidates[c]!;
-    const j = judgeValues[i]!;
-    const o = otherValues[i]!;
-    if (j !== j || o !== o) continue;
-    paired++;
-    const h = playedByHuman[i]!;
-    const g = dimension[i]! * 2 + h;
-    const x = judgeIds[i]!;
-    const pairKey = (g * X + x) * Y + otherIds[i]!;
-    if (densePairs) densePairs[pairKey]++;
-    else mapPairs!.set(pairKey, (mapPairs!.get(pairKey) ?? 0) + 1);
-    const pat = pattern[i]!;
-    if (pat >= 0) {
-      const ratedKey = (pat * 2 + h) * X + x;
-      if (denseRated) denseRated[ratedKey]++;
-      else mapRated!.set(ratedKey, (mapRated!.get(ratedKey) ?? 0) + 1);
-      if (size[pat]! >= 2) {
-        used[g]++;
-        if (Math.abs(j - o) <= sd[pat]!) within[g]++;
-      }
+    let pat = pattern[i]!;
+    if (overlays > 0) {
+      while (atOverlay < overlays && overlayAt[atOverlay]! < i) atOverlay++;
+      if (atOverlay < overlays && overlayAt[atOverlay] === i) pat = overlayPattern[atOverlay]!;
     }
+    let x: number;
+    if (from === JUDGE) x = judgeIds[c]!;
+    else if (judgeByPattern) {
+      if (pat < 0) continue;
+      x = meanIds[pat]!;
+    } else {
+      while (atJudge < judges && judgePresent[atJudge]! < i) atJudge++;
+      if (atJudge === judges || judgePresent[atJudge] !== i) continue;
+      x = judgeIds[atJudge]!;
+    }
+    let y: number;
+    if (from === OTHER) y = otherIds[c]!;
+    else if (otherByPattern) {
+      if (pat < 0) continue;
+      y = meanIds[pat]!;
+    } else {
+      while (atOther < others && otherPresent[atOther]! < i) atOther++;
+      if (atOther === others || otherPresent[atOther] !== i) continue;
+      y = otherIds[atOther]!;
+    }
+    paired++;
     const e = episode[i]!;
     if (seen) {
       if (seen[e] === 0) {
@@ -602,12 +657,80 @@ function tallyPairs(
       lastEpisode = e;
       episodes++;
     }
+    const h = playedByHuman[i]!;
+    if (pat >= 0) {
+      const ratedKey = (pat * 2 + h) * X + x;
+      if (denseRated) denseRated[ratedKey]++;
+      else mapRated!.set(ratedKey, (mapRated!.get(ratedKey) ?? 0) + 1);
+    }
+    if (byPattern) continue;
+    const g = dimension[i]! * 2 + h;
+    const pairKey = (g * X + x) * Y + y;
+    if (densePairs) densePairs[pairKey]++;
+    else mapPairs!.set(pairKey, (mapPairs!.get(pairKey) ?? 0) + 1);
+    if (pat >= 0 && size[pat]! >= 2) {
+      used[g]++;
+      if (Math.abs(xValues[x]! - yValues[y]!) <= sd[pat]!) within[g]++;
+    }
   }
   return {paired, episodes};
 }
 
+/**
+ * tallyPairs for the commonest pairing, a named A against the annotators'
+ * mean: A's instances walked, each counted by (pattern, who played, A's id)
+ * when some annotator (but A) scored it. Episodes in order.
+ */
+function tallyAgainstAnnotators(
+  candidates: Int32Array, judgeIds: Int32Array, pattern: Int32Array, overlayAt: Int32Array, overlayPattern: Int32Array,
+  playedByHuman: Uint8Array, episode: Int32Array, X: number, rated: Int32Array,
+): {paired: number; episodes: number} {
+  let paired = 0;
+  let episodes = 0;
+  let lastEpisode = -1;
+  let atOverlay = 0;
+  const overlays = overlayAt.length;
+  let nextOverlay = overlays > 0 ? overlayAt[0]! : -1;
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c]!;
+    let pat = pattern[i]!;
+    // The overlay is A's own instances, so it keeps pace with the candidates; the loop only guards a list that does not.
+    while (nextOverlay >= 0 && nextOverlay < i) nextOverlay = ++atOverlay < overlays ? overlayAt[atOverlay]! : -1;
+    if (i === nextOverlay) pat = overlayPattern[atOverlay]!;
+    if (pat < 0) continue;
+    paired++;
+    rated[(pat * 2 + playedByHuman[i]!) * X + judgeIds[c]!]++;
+    const e = episode[i]!;
+    if (e !== lastEpisode) {
+      lastEpisode = e;
+      episodes++;
+    }
+  }
+  return {paired, episodes};
+}
+
+/** The pairs' tally and the within-the-annotators'-sd counts from the rated classes (A's score id and the pattern), when B's score is the annotators' mean (fixed by the pattern). */
+function addPairsByPattern(rated: Classes, walk: Walk, byPattern: PatternStats, X: number, Y: number, tally: Tally): void {
+  const {meanIds, xValues, yValues} = walk;
+  const {dimension, size, sd} = byPattern;
+  for (let k = 0; k < rated.key.length; k++) {
+    const pat = rated.key[k]! >> 1;
+    const g = dimension[pat]! * 2 + (rated.key[k]! & 1);
+    const count = rated.count[k]!;
+    const x = rated.x[k]!;
+    const y = meanIds[pat]!;
+    const key = (g * X + x) * Y + y;
+    if (tally.pairs instanceof Int32Array) tally.pairs[key] += count;
+    else tally.pairs.set(key, (tally.pairs.get(key) ?? 0) + count);
+    if (size[pat]! >= 2) {
+      tally.used[g] += count;
+      if (Math.abs(xValues[x]! - yValues[y]!) <= sd[pat]!) tally.within[g] += count;
+    }
+  }
+}
+
 /** The classes a tally holds: key = index / per, x = (index % per) / Y, y = index % Y. */
-function classesOf(tally: Float64Array | Map<number, number>, per: number, Y: number): Classes {
+function classesOf(tally: Int32Array | Map<number, number>, per: number, Y: number): Classes {
   let size = 0;
   if (tally instanceof Map) size = tally.size;
   else for (let k = 0; k < tally.length; k++) if (tally[k] !== 0) size++;

@@ -39,8 +39,9 @@ export class ExactSum {
       if (lo !== 0) p[i++] = lo;
       x = hi;
     }
-    p.length = i;
-    p.push(x);
+    // Most adds keep the number of partials: setting an array's length is slow, so only when it shrinks.
+    p[i] = x;
+    if (p.length > i + 1) p.length = i + 1;
   }
 
   /** Adds `count` copies of x (a whole count ≥ 0), as exactly as adding them one by one. */
