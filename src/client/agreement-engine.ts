@@ -49,11 +49,16 @@ export class AgreementEngine {
   private readonly raterIndex: Map<string, number>;
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
-  /** Per row: its instance. */
-  private readonly rowInstance: Int32Array;
-  /** Rows by rater, ascending within one: rater r's rows are raterRows[raterStart[r] … raterStart[r + 1]). */
+  /**
+   * The rows by rater, in row order within one: rater r's are entries
+   * raterStart[r] … raterStart[r + 1] of raterInstance (each row's instance)
+   * and raterValue (its score's id among every score's distinct values,
+   * `values`), so that a rater's scores are read in one sequential pass.
+   */
   private readonly raterStart: Int32Array;
-  private readonly raterRows: Int32Array;
+  private readonly raterInstance: Int32Array;
+  private readonly raterValue: Int32Array;
+  private readonly values = new NumberIds(true);
   /** Every annotator's scores, the base of each leave-one-out. */
   private allHumans?: HumanScores;
   private readonly humanScores = new Map<number, HumanScores>();
@@ -75,23 +80,17 @@ export class AgreementEngine {
     for (let r = 0; r < columns.rater.length; r++) if (columns.human[r] === 1) this.annotator[columns.rater[r]!] = 1;
     // Indexed by rater once, so a new rater costs its own rows, not every row.
     const rows = columns.rater.length;
-    this.rowInstance = new Int32Array(rows);
-    for (let i = 0; i + 1 < columns.rowStart.length; i++) this.rowInstance.fill(i, columns.rowStart[i]!, columns.rowStart[i + 1]!);
     this.raterStart = new Int32Array(columns.raters.length + 1);
     for (let r = 0; r < rows; r++) this.raterStart[columns.rater[r]! + 1]++;
     for (let x = 0; x < columns.raters.length; x++) this.raterStart[x + 1] += this.raterStart[x]!;
-    this.raterRows = new Int32Array(rows);
-    const fill = this.raterStart.slice(0, columns.raters.length);
-    for (let r = 0; r < rows; r++) this.raterRows[fill[columns.rater[r]!]++] = r;
+    this.raterInstance = new Int32Array(rows);
+    this.raterValue = new Int32Array(rows);
+    byRater(columns, this.raterStart.slice(0, columns.raters.length), this.values, this.raterInstance, this.raterValue);
   }
 
   /** The instances a rater scored, ascending, one entry per row (an instance it scored twice comes twice). */
   private instancesOf(code: number): Int32Array {
-    const from = this.raterStart[code]!;
-    const to = this.raterStart[code + 1]!;
-    const out = new Int32Array(to - from);
-    for (let x = from; x < to; x++) out[x - from] = this.rowInstance[this.raterRows[x]!]!;
-    return out;
+    return this.raterInstance.subarray(this.raterStart[code]!, this.raterStart[code + 1]!);
   }
 
   /** A rater's index; NO_RATER for the humans; −2 for a name these rows never saw (it pairs nothing, as in the library). */
@@ -115,7 +114,7 @@ export class AgreementEngine {
       const to = this.raterStart[code + 1]!;
       const present = new Int32Array(to - from);
       const ids = new Int32Array(to - from);
-      const n = firstScores(this.raterRows, this.rowInstance, this.columns.value, from, to, distinct, present, ids);
+      const n = firstScores(this.raterInstance, this.raterValue, this.values.values, from, to, distinct, present, ids);
       return {present: present.subarray(0, n), ids: ids.subarray(0, n), order: distinct.order(), distinct};
     });
   }
@@ -272,22 +271,42 @@ export class AgreementEngine {
 }
 
 /**
- * Rater rows raterRows[from … to) into the instances they score (present,
- * ascending) and the id of each one's first score; returns how many. A
- * rater's rows ascend by instance, and within one by row, so the first row
- * met is the first score, as list.find gives it. Top-level, over typed
- * arrays, so the JIT keeps it optimized from one call to the next.
+ * Every row into its rater's place (fill: each rater's next place, from
+ * raterStart), in row order within a rater: its instance, and its score's id
+ * among `values`.
  */
-function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Float64Array, from: number, to: number, distinct: NumberIds, present: Int32Array, ids: Int32Array): number {
+function byRater(columns: AgreementColumns, fill: Int32Array, values: NumberIds, raterInstance: Int32Array, raterValue: Int32Array): void {
+  const {rowStart, rater, value} = columns;
+  for (let i = 0; i + 1 < rowStart.length; i++) {
+    for (let r = rowStart[i]!, end = rowStart[i + 1]!; r < end; r++) {
+      const at = fill[rater[r]!]!++;
+      raterInstance[at] = i;
+      raterValue[at] = values.id(value[r]!);
+    }
+  }
+}
+
+/**
+ * A rater's rows, entries from … to of raterInstance and raterValue, into
+ * the instances they score (present, ascending) and the id of each one's
+ * first score among `distinct` (the rater's own values, numbered as met);
+ * returns how many. A rater's rows ascend by instance, and within one by
+ * row, so the first row met is the first score, as list.find gives it.
+ */
+function firstScores(raterInstance: Int32Array, raterValue: Int32Array, values: readonly number[], from: number, to: number, distinct: NumberIds, present: Int32Array, ids: Int32Array): number {
+  // Each of every score's values (by id) numbered among this rater's once.
+  const local = new Int32Array(values.length).fill(-1);
   let n = 0;
   let last = -1;
   for (let x = from; x < to; x++) {
-    const r = raterRows[x]!;
-    const i = rowInstance[r]!;
+    const i = raterInstance[x]!;
     if (i === last) continue;
     last = i;
     present[n] = i;
-    ids[n++] = distinct.id(value[r]!);
+    const v = raterValue[x]!;
+    let id = local[v]!;
+    if (id < 0) id = local[v] = distinct.id(values[v]!);
+    ids[n++] = id;
   }
   return n;
 }
