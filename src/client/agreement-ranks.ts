@@ -1,6 +1,7 @@
-// Distinct values and average ranks over typed arrays: the pieces the
-// agreement engine needs to give Spearman's rho (average ranks) and perceived
-// ranges (groups of equal numbers) without one object per score.
+// Distinct values over typed arrays, and a rater's side of a pairing: the
+// pieces the agreement engine needs to count equal scores together (classes
+// of equal terms, Spearman's ranks by value, perceived ranges' groups of
+// equal numbers) without one object per score.
 
 /** Half-units either side of zero that NumberIds numbers by table rather than by hash. */
 const DIRECT_REACH = 2048;
