@@ -4,6 +4,7 @@
 // instance for a table that needs one sum and two counts per cell).
 
 import type {Kappa} from "../lib/agreement.js";
+import {ExactSum} from "../lib/agreement-sums.js";
 import type {HumanScores} from "./agreement-humans.js";
 
 /** Per instance of the columns, its cell as a Pairing numbers cells: listed dimension × 3, plus 1 + whether a person played the agent. */
@@ -17,22 +18,26 @@ export interface InstanceCells {
 
 /**
  * Kappa among every annotator per cell, on the instances two or more of
- * them scored, summed in ascending instance order: the order in which
- * pairing the humans with themselves visits them, so the numbers are
- * Pairing.kappa(bins).humans's to the last bit.
+ * them scored: instances counted once per (pattern, who played), then count ×
+ * each pattern's term added exactly, as randolphKappa sums (exactly), so the
+ * numbers are kappaAmongAllAnnotators's to the last bit.
  */
 export class AmongAnnotators {
   private readonly cells: number;
   /** Per cell: the instances any annotator scored (the cell is shown when it has one), and those two or more scored. */
   private readonly scored: Float64Array;
   private readonly items: Float64Array;
+  /** Per pattern · 2 + who played (1: a person): the instances with it. */
+  private readonly byPattern: Float64Array;
   private readonly kappas = new Map<number, Kappa[]>();
 
   constructor(private readonly humans: HumanScores, private readonly at: InstanceCells) {
     this.cells = (at.L + 1) * 3;
     this.scored = new Float64Array(this.cells);
     this.items = new Float64Array(this.cells);
-    countScored(humans.present, humans.count, at, this.scored, this.items);
+    const {size} = humans.patternStats();
+    this.byPattern = new Float64Array(size.length * 2);
+    countScored(humans.present, size, humans.pattern, at, this.scored, this.items, this.byPattern);
   }
 
   /** Whether a cell has an instance any annotator scored: the library leaves out empty model / human rows. */
@@ -46,14 +51,27 @@ export class AmongAnnotators {
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
     const {agreeing, size} = this.humans.binned(bins);
-    const term = new Float64Array(size.length);
-    // The same division per pattern as Pairing.kappa; one annotator adds 0, which changes no sum.
-    for (let pat = 0; pat < size.length; pat++) term[pat] = size[pat]! >= 2 ? agreeing[pat]! / (size[pat]! * (size[pat]! - 1)) : 0;
-    const sums = new Float64Array(this.cells);
-    sumTerms(this.humans.present, this.humans.pattern, term, this.at, sums);
+    const {dimension} = this.humans.patternStats();
+    const {listed, L} = this.at;
+    const pooled = L * 3;
+    const sums = Array.from({length: this.cells}, () => new ExactSum());
+    for (let pat = 0; pat < size.length; pat++) {
+      const m = size[pat]!;
+      // One annotator adds nothing (randolphKappa skips the item).
+      if (m < 2) continue;
+      // The same division per pattern as Pairing.kappa.
+      const term = agreeing[pat]! / (m * (m - 1));
+      const d = listed[dimension[pat]!]!;
+      for (let h = 0; h < 2; h++) {
+        const count = this.byPattern[pat * 2 + h]!;
+        if (count === 0) continue;
+        const p = 1 + h;
+        for (const cell of d < L ? [d * 3, d * 3 + p, pooled, pooled + p] : [pooled, pooled + p]) sums[cell]!.addTimes(term, count);
+      }
+    }
     const result = Array.from({length: this.cells}, (_, cell): Kappa => {
       const used = this.items[cell]!;
-      const po = used ? sums[cell]! / used : NaN;
+      const po = used ? sums[cell]!.value() / used : NaN;
       return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
     });
     this.kappas.set(bins, result);
@@ -61,14 +79,16 @@ export class AmongAnnotators {
   }
 }
 
-/** Per cell, the instances with a score and those with two or more. */
-function countScored(present: Int32Array, count: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array): void {
+/** Per cell, the instances with a score and those with two or more (the pattern's size); per (pattern, who played), the instances. */
+function countScored(present: Int32Array, size: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
   const {dimension, playedByHuman, listed, L} = at;
   const pooled = L * 3;
   for (let j = 0; j < present.length; j++) {
     const i = present[j]!;
-    const two = count[i]! >= 2 ? 1 : 0;
-    const p = 1 + playedByHuman[i]!;
+    const two = size[pattern[i]!]! >= 2 ? 1 : 0;
+    const h = playedByHuman[i]!;
+    const p = 1 + h;
+    byPattern[pattern[i]! * 2 + h]++;
     const own = listed[dimension[i]!]! * 3 + p;
     if (own < pooled) {
       scored[own - p]++;
@@ -80,23 +100,5 @@ function countScored(present: Int32Array, count: Int32Array, at: InstanceCells, 
     items[pooled] += two;
     scored[pooled + p]++;
     items[pooled + p] += two;
-  }
-}
-
-/** Per cell, the sum of the instances' terms in ascending instance order, to each cell as Pairing.kappa adds them. */
-function sumTerms(present: Int32Array, pattern: Int32Array, term: Float64Array, at: InstanceCells, sums: Float64Array): void {
-  const {dimension, playedByHuman, listed, L} = at;
-  const pooled = L * 3;
-  for (let j = 0; j < present.length; j++) {
-    const i = present[j]!;
-    const h = term[pattern[i]!]!;
-    const p = 1 + playedByHuman[i]!;
-    const own = listed[dimension[i]!]! * 3 + p;
-    if (own < pooled) {
-      sums[own - p] += h;
-      sums[own] += h;
-    }
-    sums[pooled] += h;
-    sums[pooled + p] += h;
   }
 }

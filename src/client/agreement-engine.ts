@@ -1,12 +1,13 @@
 // The agreement table of src/lib/agreement.ts computed over columns (typed
 // arrays) instead of one object per score, so that a change of rater, k or
 // basis at 100k multiply-rated episodes (1.4M instances, 5.3M scores) costs
-// a few passes over typed arrays in the page's worker. Every number is the
-// library's: each sum runs over the same instances in the same order with the
-// same operations (a correlation from pearson's sums, kappa's terms by the
-// same divisions, once per pattern of scores), so the results are equal to
-// the last bit (test/client/agreement-engine.test.ts checks them with
-// Object.is against pairInstances + agreementTable + kappaAmongAllAnnotators).
+// one pass over typed arrays in the page's worker. Every number is the
+// library's: the library's sums are exact (so independent of order), and the
+// engine adds the same terms exactly, count × term per class of equal terms
+// (kappa's terms by the same divisions, once per pattern of scores), so the
+// results are equal to the last bit (test/client/agreement-engine.test.ts
+// checks them with Object.is against pairInstances + agreementTable +
+// kappaAmongAllAnnotators).
 
 import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import type {DifferenceCounts} from "../components/histogram.js";
@@ -14,7 +15,7 @@ import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
 import {AmongAnnotators} from "./agreement-among.js";
 import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
-import {sideOf, type Side} from "./agreement-ranks.js";
+import {NumberIds, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
 /** What the page shows for one choice of raters, k and basis. */
@@ -43,14 +44,21 @@ export const STEP = "step";
 export class AgreementEngine {
   /** Per dimension of the columns: its index among the table's dimensions, or that count for a dimension the table does not list. */
   readonly listed: Int32Array;
+  /** Whether each episode's instances come together (as the rows order them): a pairing then counts episodes as they change. */
+  readonly episodesInOrder: boolean;
   private readonly raterIndex: Map<string, number>;
   /** Raters with at least one score as a human annotator. */
   private readonly annotator: Uint8Array;
-  /** Per row: its instance. */
-  private readonly rowInstance: Int32Array;
-  /** Rows by rater, ascending within one: rater r's rows are raterRows[raterStart[r] … raterStart[r + 1]). */
+  /**
+   * The rows by rater, in row order within one: rater r's are entries
+   * raterStart[r] … raterStart[r + 1] of raterInstance (each row's instance)
+   * and raterValue (its score's id among every score's distinct values,
+   * `values`), so that a rater's scores are read in one sequential pass.
+   */
   private readonly raterStart: Int32Array;
-  private readonly raterRows: Int32Array;
+  private readonly raterInstance: Int32Array;
+  private readonly raterValue: Int32Array;
+  private readonly values = new NumberIds(true);
   /** Every annotator's scores, the base of each leave-one-out. */
   private allHumans?: HumanScores;
   private readonly humanScores = new Map<number, HumanScores>();
@@ -67,27 +75,22 @@ export class AgreementEngine {
       return at < 0 ? dimensionKeys.length : at;
     });
     this.raterIndex = new Map(columns.raters.map((r, i) => [r, i]));
+    this.episodesInOrder = nonDecreasing(columns.episode);
     this.annotator = new Uint8Array(columns.raters.length);
     for (let r = 0; r < columns.rater.length; r++) if (columns.human[r] === 1) this.annotator[columns.rater[r]!] = 1;
     // Indexed by rater once, so a new rater costs its own rows, not every row.
     const rows = columns.rater.length;
-    this.rowInstance = new Int32Array(rows);
-    for (let i = 0; i + 1 < columns.rowStart.length; i++) this.rowInstance.fill(i, columns.rowStart[i]!, columns.rowStart[i + 1]!);
     this.raterStart = new Int32Array(columns.raters.length + 1);
     for (let r = 0; r < rows; r++) this.raterStart[columns.rater[r]! + 1]++;
     for (let x = 0; x < columns.raters.length; x++) this.raterStart[x + 1] += this.raterStart[x]!;
-    this.raterRows = new Int32Array(rows);
-    const fill = this.raterStart.slice(0, columns.raters.length);
-    for (let r = 0; r < rows; r++) this.raterRows[fill[columns.rater[r]!]++] = r;
+    this.raterInstance = new Int32Array(rows);
+    this.raterValue = new Int32Array(rows);
+    byRater(columns, this.raterStart.slice(0, columns.raters.length), this.values, this.raterInstance, this.raterValue);
   }
 
   /** The instances a rater scored, ascending, one entry per row (an instance it scored twice comes twice). */
   private instancesOf(code: number): Int32Array {
-    const from = this.raterStart[code]!;
-    const to = this.raterStart[code + 1]!;
-    const out = new Int32Array(to - from);
-    for (let x = from; x < to; x++) out[x - from] = this.rowInstance[this.raterRows[x]!]!;
-    return out;
+    return this.raterInstance.subarray(this.raterStart[code]!, this.raterStart[code + 1]!);
   }
 
   /** A rater's index; NO_RATER for the humans; −2 for a name these rows never saw (it pairs nothing, as in the library). */
@@ -102,17 +105,17 @@ export class AgreementEngine {
     return keep(this.humanScores, excluded, 2, () => all.without(excluded, this.instancesOf(excluded)));
   }
 
-  /** A rater's first score of each instance (as list.find gives it), NaN where it has none. */
+  /** A rater's first score of each instance it scored (as list.find gives it), as a side of a pairing; none for a name these rows never saw. */
   private scores(code: number): Side {
     return keep(this.raterScores, code, 6, () => {
-      const c = this.columns;
-      const values = new Float64Array(c.rowStart.length - 1).fill(NaN);
-      if (code < 0) return sideOf(values, new Int32Array(0));
+      const distinct = new NumberIds(true);
+      if (code < 0) return {present: new Int32Array(0), ids: new Int32Array(0), order: distinct.order(), distinct};
       const from = this.raterStart[code]!;
       const to = this.raterStart[code + 1]!;
       const present = new Int32Array(to - from);
-      const n = firstScores(this.raterRows, this.rowInstance, c.value, from, to, values, present);
-      return sideOf(values, present.subarray(0, n));
+      const ids = new Int32Array(to - from);
+      const n = firstScores(this.raterInstance, this.raterValue, this.values.values, from, to, distinct, present, ids);
+      return {present: present.subarray(0, n), ids: ids.subarray(0, n), order: distinct.order(), distinct};
     });
   }
 
@@ -122,7 +125,7 @@ export class AgreementEngine {
       const codeA = this.code(a);
       // Leaving A out of the humans matters only when A is one of them.
       const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
-      const side = (code: number) => (code === NO_RATER ? humans.side() : this.scores(code));
+      const side = (code: number) => (code === NO_RATER ? null : this.scores(code));
       return new Pairing(this, side(codeA), side(this.code(b)), humans);
     });
   }
@@ -268,22 +271,49 @@ export class AgreementEngine {
 }
 
 /**
- * Rater rows raterRows[from … to) into their instances' first scores (values,
- * NaN before) and the instances that have one (present, ascending); returns
- * how many. Rows ascend within an instance, so the first row met is the first
- * score, as list.find gives it. Top-level, over typed arrays, so the JIT keeps
- * it optimized from one call to the next.
+ * Every row into its rater's place (fill: each rater's next place, from
+ * raterStart), in row order within a rater: its instance, and its score's id
+ * among `values`.
  */
-function firstScores(raterRows: Int32Array, rowInstance: Int32Array, value: Float64Array, from: number, to: number, values: Float64Array, present: Int32Array): number {
+function byRater(columns: AgreementColumns, fill: Int32Array, values: NumberIds, raterInstance: Int32Array, raterValue: Int32Array): void {
+  const {rowStart, rater, value} = columns;
+  for (let i = 0; i + 1 < rowStart.length; i++) {
+    for (let r = rowStart[i]!, end = rowStart[i + 1]!; r < end; r++) {
+      const at = fill[rater[r]!]!++;
+      raterInstance[at] = i;
+      raterValue[at] = values.id(value[r]!);
+    }
+  }
+}
+
+/**
+ * A rater's rows, entries from … to of raterInstance and raterValue, into
+ * the instances they score (present, ascending) and the id of each one's
+ * first score among `distinct` (the rater's own values, numbered as met);
+ * returns how many. A rater's rows ascend by instance, and within one by
+ * row, so the first row met is the first score, as list.find gives it.
+ */
+function firstScores(raterInstance: Int32Array, raterValue: Int32Array, values: readonly number[], from: number, to: number, distinct: NumberIds, present: Int32Array, ids: Int32Array): number {
+  // Each of every score's values (by id) numbered among this rater's once.
+  const local = new Int32Array(values.length).fill(-1);
   let n = 0;
+  let last = -1;
   for (let x = from; x < to; x++) {
-    const r = raterRows[x]!;
-    const i = rowInstance[r]!;
-    if (values[i] === values[i]) continue;
-    values[i] = value[r]!;
-    present[n++] = i;
+    const i = raterInstance[x]!;
+    if (i === last) continue;
+    last = i;
+    present[n] = i;
+    const v = raterValue[x]!;
+    let id = local[v]!;
+    if (id < 0) id = local[v] = distinct.id(values[v]!);
+    ids[n++] = id;
   }
   return n;
+}
+
+function nonDecreasing(values: Int32Array): boolean {
+  for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
+  return true;
 }
 
 const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);

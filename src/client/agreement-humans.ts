@@ -4,17 +4,8 @@
 
 import type {AgreementColumns} from "./agreement-columns.js";
 import {binIndex} from "../lib/agreement.js";
-import {NumberIds, PairIds, sideFrom, sideOf, type Side} from "./agreement-ranks.js";
+import {NumberIds, PairIds} from "./agreement-ranks.js";
 
-/**
- * The human annotators' scores of every instance, one annotator left out (A,
- * when A is one of them): the humans' mean, count, perceived range and sd.
- * Shared by every pairing with the same A side. Leaving one
- * annotator out starts from every annotator's numbers and redoes only the
- * instances that annotator scored, so a change of A to an annotator costs
- * that annotator's instances, not the whole store; each instance is
- * computed by the same code either way, so the numbers are the same.
- */
 /** The annotators' rows alone, grouped by instance as the columns group them (row order kept): what every pass over their scores reads. */
 export interface HumanRows {
   /** Per instance, its first annotator row; one more entry closes the last instance. */
@@ -46,72 +37,79 @@ export function humanRows(columns: AgreementColumns): HumanRows {
   return out;
 }
 
+/**
+ * The human annotators' scores of every instance, one annotator left out (A,
+ * when A is one of them), by pattern: the humans' mean, count, perceived
+ * range and sd. Shared by every pairing with the same A side. Leaving one
+ * annotator out keeps every annotator's patterns and redoes only the
+ * instances that annotator scored, in an overlay, so a change of A to an
+ * annotator costs that annotator's instances, not the whole store; each
+ * instance is computed by the same code either way, so the numbers are the same.
+ */
 export class HumanScores {
-  readonly count: Int32Array;
-  /** The mean as mean() takes it: the sum in row order over the count (NaN with none). */
-  readonly mean: Float64Array;
-  /** Index into `ranges` of [min, max] of the scores; −1 under two scores. */
-  readonly range: Int32Array;
-  readonly ranges: {min: number; max: number}[];
-  /** Instances with at least one score, ascending. */
+  /** Instances with at least one score, ascending (every annotator's: a left-out annotator's own are in `overlayAt`). */
   readonly present: Int32Array;
+  /**
+   * Per instance, its pattern with every annotator: the dimension and the
+   * sequence of its scores in row order (−1 with none). Instances with one
+   * pattern have the same count, mean, range, sd and bins, computed by the
+   * same steps: they are worked out once per pattern (a few thousand on
+   * SOTOPIA's scales) and looked up per instance, to the same bits.
+   */
+  readonly pattern: Int32Array;
+  /** With an annotator left out: the instances it scored (ascending, once each), whose pattern without it is `overlayPattern`; else empty. */
+  readonly overlayAt: Int32Array;
+  readonly overlayPattern: Int32Array;
+  readonly ranges: {min: number; max: number}[];
   // The library groups ranges by the text `${min}/${max}`: one group per pair of numbers (−0 prints as 0).
   private readonly valueIds: NumberIds;
   /** Range id per pair of value ids below RANGE_TABLE (−1: none yet); larger ids go through rangeIds. */
   private readonly rangeTable: Int32Array;
   private readonly rangeIds: NumberIds;
-  /**
-   * Per instance, its pattern: the dimension and the sequence of its scores
-   * in row order (−1 with none). Instances with one pattern have the same
-   * mean, sd and bins, computed by the same steps: kappa and the sd are
-   * worked out once per pattern (a few thousand on SOTOPIA's scales) and
-   * looked up per instance, to the same bits.
-   */
-  readonly pattern: Int32Array;
   private readonly patterns: Patterns;
-  private sds?: Float64Array;
-  private meanSide?: Side;
+  /** Per pattern, its range id (−1 under two scores): a pattern fixes its scores, so their range. */
+  private readonly patternRange: number[];
+  private byPattern?: PatternStats;
+  private meanIds?: PatternMeans;
   private readonly bins = new Map<number, PatternBins>();
 
-  /** Every annotator's scores (`excluded` −1), or `base`'s with `excluded` left out, redoing only `redo` (the instances `excluded` scored). */
-  private constructor(readonly rows: HumanRows, readonly excluded: number, private readonly base: HumanScores | null, private readonly redo: Int32Array | null) {
+  /** Every annotator's scores (`excluded` −1), or `base`'s with `excluded` left out of `redo` (the instances it scored). */
+  private constructor(readonly rows: HumanRows, readonly excluded: number, base: HumanScores | null, redo: Int32Array | null) {
     const instances = rows.start.length - 1;
     if (base && redo) {
-      this.count = base.count.slice();
-      this.mean = base.mean.slice();
-      this.range = base.range.slice();
+      // Only the left-out annotator's instances change: their patterns go in an overlay, the rest is base's.
+      this.present = base.present;
+      this.pattern = base.pattern;
       this.ranges = base.ranges.slice();
       this.valueIds = base.valueIds.clone();
       this.rangeTable = base.rangeTable.slice();
       this.rangeIds = base.rangeIds.clone();
-      this.pattern = base.pattern.slice();
       this.patterns = base.patterns.clone();
-      let emptied = false;
-      for (let j = 0; j < redo.length; j++) if (this.score(redo[j]!) === 0) emptied = true;
-      // Only an instance the left-out annotator scored alone drops out of the present ones.
-      if (!emptied) {
-        this.present = base.present;
-        return;
-      }
+      this.patternRange = base.patternRange.slice();
       let n = 0;
-      for (let j = 0; j < base.present.length; j++) if (this.count[base.present[j]!]! > 0) n++;
-      this.present = new Int32Array(n);
-      for (let j = 0, at = 0; j < base.present.length; j++) if (this.count[base.present[j]!]! > 0) this.present[at++] = base.present[j]!;
+      for (let j = 0; j < redo.length; j++) if (j === 0 || redo[j] !== redo[j - 1]) n++;
+      this.overlayAt = new Int32Array(n);
+      this.overlayPattern = new Int32Array(n);
+      for (let j = 0, at = 0; j < redo.length; j++) {
+        if (j > 0 && redo[j] === redo[j - 1]) continue;
+        this.overlayAt[at] = redo[j]!;
+        this.overlayPattern[at++] = this.score(redo[j]!);
+      }
       return;
     }
-    this.count = new Int32Array(instances);
-    this.mean = new Float64Array(instances);
-    this.range = new Int32Array(instances);
+    this.overlayAt = new Int32Array(0);
+    this.overlayPattern = this.overlayAt;
     this.ranges = [];
     this.valueIds = new NumberIds();
     this.rangeTable = new Int32Array(RANGE_TABLE * RANGE_TABLE).fill(-1);
     this.rangeIds = new NumberIds();
     this.pattern = new Int32Array(instances);
     this.patterns = new Patterns();
+    this.patternRange = [];
     let n = 0;
-    for (let i = 0; i < instances; i++) if (this.score(i) > 0) n++;
+    for (let i = 0; i < instances; i++) if ((this.pattern[i] = this.score(i)) >= 0) n++;
     this.present = new Int32Array(n);
-    for (let i = 0, at = 0; i < instances; i++) if (this.count[i]! > 0) this.present[at++] = i;
+    for (let i = 0, at = 0; i < instances; i++) if (this.pattern[i]! >= 0) this.present[at++] = i;
   }
 
   /** Every annotator's scores. */
@@ -124,7 +122,7 @@ export class HumanScores {
     return new HumanScores(this.rows, excluded, this, scored);
   }
 
-  /** Count, mean and range of instance i's scores; returns the count. */
+  /** The pattern of instance i's scores (−1 with none), its range kept per pattern. */
   private score(i: number): number {
     const {start, rater, value} = this.rows;
     const excluded = this.excluded;
@@ -143,15 +141,10 @@ export class HumanScores {
       if (v > max) max = v;
       state = patterns.step(state, v);
     }
-    this.count[i] = m;
-    this.mean[i] = sum / m;
-    this.pattern[i] = m === 0 ? -1 : patterns.end(state, this.rows.dimension[i]!, sum / m, this.rows, i, excluded);
-    if (m < 2) {
-      this.range[i] = -1;
-      return m;
-    }
-    this.range[i] = this.rangeId(min, max);
-    return m;
+    if (m === 0) return -1;
+    const pattern = patterns.end(state, this.rows.dimension[i]!, sum / m, this.rows, i, excluded);
+    if (this.patternRange[pattern] === undefined) this.patternRange[pattern] = m < 2 ? -1 : this.rangeId(min, max);
+    return pattern;
   }
 
   private rangeId(min: number, max: number): number {
@@ -165,19 +158,17 @@ export class HumanScores {
     return id;
   }
 
-  /** The mean as a side of a pairing (B or A = the humans). */
-  side(): Side {
-    if (this.meanSide) return this.meanSide;
-    return (this.meanSide = this.base && this.redo ? sideFrom(this.base.side(), this.mean, this.present, this.redo) : sideOf(this.mean, this.present));
+  /** Per pattern: its dimension, number of scores, their sd() (NaN under two) and range id (−1 under two). */
+  patternStats(): PatternStats {
+    return (this.byPattern ??= {...this.patterns.shape(), sd: this.patterns.sds(), range: Int32Array.from(this.patternRange)});
   }
 
-  /** sd() of each instance's scores (NaN under two), by pattern. */
-  sd(): Float64Array {
-    if (this.sds) return this.sds;
-    const bySd = this.patterns.sds();
-    const sds = new Float64Array(this.count.length).fill(NaN);
-    for (let j = 0; j < this.present.length; j++) sds[this.present[j]!] = bySd[this.pattern[this.present[j]!]!]!;
-    return (this.sds = sds);
+  /** The humans' mean as a side of a pairing (B or A = the humans): each pattern's mean numbered among the distinct means. */
+  means(): PatternMeans {
+    if (this.meanIds) return this.meanIds;
+    const distinct = new NumberIds();
+    const ids = Int32Array.from(this.patterns.means(), (mean) => distinct.id(mean));
+    return (this.meanIds = {ids, distinct, order: distinct.order()});
   }
 
   /** Per pattern, for k bins: the agreeing ordered pairs Σ c(c − 1) and the count in each bin (binIndex). */
@@ -189,6 +180,20 @@ export class HumanScores {
     this.bins.set(k, result);
     return result;
   }
+}
+
+/** The humans' mean per pattern as ids among its distinct values, and each id's place in ascending order. */
+export interface PatternMeans {
+  ids: Int32Array;
+  distinct: NumberIds;
+  order: Int32Array;
+}
+
+export interface PatternStats {
+  dimension: Int32Array;
+  size: Int32Array;
+  sd: Float64Array;
+  range: Int32Array;
 }
 
 export interface PatternBins {
@@ -237,6 +242,16 @@ class Patterns {
     for (let r = rows.start[i]!, end = rows.start[i + 1]!; r < end; r++) if (rows.rater[r] !== excluded) this.values.push(rows.value[r]!);
     this.size.push(this.values.length - this.first[id]!);
     return id;
+  }
+
+  /** Per pattern, the mean of its scores (the sum in row order over the count, as mean() takes it). */
+  means(): readonly number[] {
+    return this.mean;
+  }
+
+  /** Per pattern, its dimension and number of scores. */
+  shape(): {dimension: Int32Array; size: Int32Array} {
+    return {dimension: Int32Array.from(this.dimension), size: Int32Array.from(this.size)};
   }
 
   clone(): Patterns {

@@ -1,77 +1,120 @@
 // One pairing of rater A with rater B over the engine's columns, and the
 // agreement table's parts over it, each computed once and kept.
+//
+// The library's sums are exact (lib/agreement-sums.ts), so they do not depend
+// on the order of the instances: one pass over the instances both raters
+// scored tallies them into classes of equal terms (who played, dimension, A's
+// score, B's score; and the annotators' pattern with A's score), and every
+// sum is then count × term per class, added exactly. The numbers are the
+// library's to the last bit, and a change of rater costs one light pass.
 
 import {binIndex, type AgreementRow, type Kappa, type PerceivedRangeGroup, type PerceivedRanges, type SpreadBasis} from "../lib/agreement.js";
-import {correlationP, fisherInterval, type Correlation} from "../lib/inference.js";
+import {correlationFromSums, ExactSum} from "../lib/agreement-sums.js";
+import type {Correlation} from "../lib/inference.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementEngine, AgreementView} from "./agreement-engine.js";
-import type {HumanScores} from "./agreement-humans.js";
+import type {HumanScores, PatternStats} from "./agreement-humans.js";
 import type {Side} from "./agreement-ranks.js";
 
 export const ALL = "all";
 export const PLAYED = [ALL, "model", "human"] as const;
 
+/** Dense tallies up to this many classes; past it (scores on no small grid), a map. */
+const DENSE_LIMIT = 1 << 21;
+
 /**
- * The instances both raters scored (pairInstances, in its order), and the
- * table's parts over them, each computed once: the per-cell counts,
- * correlations and ranges on the first table, kappa per k, the within-one-sd
- * counts per basis. A cell is (dimension, played by): dimension index d of the
- * table's dimensions (d = L for every dimension pooled) times 3, plus 0 for
- * all agents, 1 for agents played by models, 2 by people.
+ * Equal terms counted together. A group is (dimension of the columns, who
+ * played): dimension · 2 + 1 when a person played the rated agent.
+ */
+interface Classes {
+  /** The pairs: group, then A's and B's score ids. The rated: pattern · 2 + who played, then A's score id (y unused). */
+  key: Int32Array;
+  x: Int32Array;
+  y: Int32Array;
+  count: Float64Array;
+}
+
+/**
+ * The instances both raters scored (pairInstances), as classes of equal
+ * terms, and the table's parts over them, each computed once: the per-cell
+ * counts, correlations and ranges on the first table, kappa per k, the
+ * within-one-sd counts per basis. A cell is (dimension, played by):
+ * dimension index d of the table's dimensions (d = L for every dimension
+ * pooled) times 3, plus 0 for all agents, 1 for agents played by models, 2
+ * by people.
  */
 export class Pairing {
   readonly n: number;
   readonly episodes: number;
-  private readonly instance: Int32Array;
-  private readonly judge: Float64Array;
-  private readonly other: Float64Array;
-  private readonly judgeId: Int32Array;
-  private readonly otherId: Int32Array;
-  private readonly judgeOrder: Int32Array;
-  private readonly otherOrder: Int32Array;
-  /** Per paired instance: its own cell (its dimension, who played); the pooled cells L·3 + played if its dimension is not listed. */
-  private readonly cellOf: Int32Array;
   private readonly cells: number;
   private readonly L: number;
+  /** Groups: dimensions of the columns × 2. */
+  private readonly G: number;
+  /** Per group, the four cells it counts in (its dimension's all and own, the pooled all and own); −1 where none. */
+  private readonly targets: Int32Array;
+  private readonly pairs: Classes;
+  private readonly rated: Classes;
+  /** Per group: paired instances with two or more annotators, and those with |A − B| within the annotators' sd. */
+  private readonly annotatorsUsed: Float64Array;
+  private readonly annotatorsWithin: Float64Array;
+  private readonly xValues: readonly number[];
+  private readonly yValues: readonly number[];
+  private readonly xPlace: Int32Array;
+  private readonly yPlace: Int32Array;
+  private readonly byPattern: PatternStats;
   private base?: BaseStats;
   private sums?: {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array};
   private correlated?: {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]};
   private ranged?: PerceivedRanges[];
   private spreads?: Float64Array;
   private histograms?: DifferenceCounts[];
-  /** A's distinct scores, by id: the judge's bin comes per (dimension, id), not per instance. */
-  private readonly judgeValues: readonly number[];
-  /** Per cell, the instances kappa counts among the annotators (two or more of them) and with A (one or more): the same for every k. */
-  private kappaItems?: {humans: Float64Array; withJudge: Float64Array};
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
-  constructor(private readonly engine: AgreementEngine, judgeSide: Side, otherSide: Side, private readonly humans: HumanScores) {
+  /** A and B: a named rater's side, or null for the annotators' mean (from `humans`, by pattern). */
+  constructor(private readonly engine: AgreementEngine, judge: Side | null, other: Side | null, private readonly humans: HumanScores) {
     const c = engine.columns;
-    const judgeValues = judgeSide.values;
-    const otherValues = otherSide.values;
-    this.judgeOrder = judgeSide.order;
-    this.judgeValues = judgeSide.distinct.values;
-    this.otherOrder = otherSide.order;
-    const instances = judgeValues.length;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
-    // Only the smaller side's instances can pair: the work follows the raters' instances, not the store's.
-    const candidates = judgeSide.present.length <= otherSide.present.length ? judgeSide.present : otherSide.present;
-    const sides = {judgeValues, otherValues, judgeIds: judgeSide.ids, otherIds: otherSide.ids};
-    // Room for every candidate, so one pass fills it; the columns are the filled part.
-    const m = candidates.length;
-    const out = {instance: new Int32Array(m), judge: new Float64Array(m), other: new Float64Array(m), judgeId: new Int32Array(m), otherId: new Int32Array(m), cellOf: new Int32Array(m)};
-    const {dimension, playedByHuman, episode} = c;
-    const filled = fillPaired(candidates, sides, out, {dimension, playedByHuman, episode, listed: engine.listed}, new Uint8Array(instances));
-    const n = (this.n = filled.paired);
-    this.episodes = filled.episodes;
-    this.instance = out.instance.subarray(0, n);
-    this.judge = out.judge.subarray(0, n);
-    this.other = out.other.subarray(0, n);
-    this.judgeId = out.judgeId.subarray(0, n);
-    this.otherId = out.otherId.subarray(0, n);
-    this.cellOf = out.cellOf.subarray(0, n);
+    this.G = c.dimensions.length * 2;
+    this.targets = groupTargets(engine.listed, this.L);
+    const means = judge && other ? null : humans.means();
+    this.xValues = judge ? judge.distinct.values : means!.distinct.values;
+    this.yValues = other ? other.distinct.values : means!.distinct.values;
+    this.xPlace = judge ? judge.order : means!.order;
+    this.yPlace = other ? other.order : means!.order;
+    this.byPattern = humans.patternStats();
+    const X = this.xValues.length;
+    const Y = this.yValues.length;
+    const P = this.byPattern.size.length;
+    // Only a named rater's instances can pair (the smaller one's when both are): the work follows the raters' instances, not the store's.
+    const from: Walk["from"] = judge && (!other || judge.present.length <= other.present.length) ? JUDGE : other ? OTHER : HUMANS_PRESENT;
+    const candidates = from === JUDGE ? judge!.present : from === OTHER ? other!.present : humans.present;
+    const pairSpace = this.G * X * Y;
+    const ratedSpace = P * 2 * X;
+    const tally: Tally = {
+      pairs: pairSpace <= DENSE_LIMIT ? new Int32Array(pairSpace) : new Map(),
+      rated: ratedSpace <= DENSE_LIMIT ? new Int32Array(ratedSpace) : new Map(),
+      used: (this.annotatorsUsed = new Float64Array(this.G)),
+      within: (this.annotatorsWithin = new Float64Array(this.G)),
+    };
+    const seen = engine.episodesInOrder ? null : new Uint8Array(c.rowStart.length - 1);
+    const none = new Int32Array(0);
+    const walk: Walk = {
+      candidates, from,
+      judgePresent: judge?.present ?? none, judgeIds: judge?.ids ?? none, otherPresent: other?.present ?? none, otherIds: other?.ids ?? none,
+      judgeByPattern: judge === null, otherByPattern: other === null, meanIds: means?.ids ?? none,
+      pattern: humans.pattern, overlayAt: humans.overlayAt, overlayPattern: humans.overlayPattern,
+      xValues: Float64Array.from(this.xValues), yValues: Float64Array.from(this.yValues),
+    };
+    const counted = from === JUDGE && walk.otherByPattern && tally.rated instanceof Int32Array && seen === null
+      ? tallyAgainstAnnotators(candidates, walk.judgeIds, humans.pattern, humans.overlayAt, humans.overlayPattern, c.playedByHuman, c.episode, X, tally.rated)
+      : tallyPairs(walk, {dimension: c.dimension, playedByHuman: c.playedByHuman, episode: c.episode, size: this.byPattern.size, sd: this.byPattern.sd}, X, Y, tally, seen);
+    this.n = counted.paired;
+    this.episodes = counted.episodes;
+    this.rated = classesOf(tally.rated, X, 1);
+    if (walk.otherByPattern) addPairsByPattern(this.rated, walk, this.byPattern, X, Y, tally);
+    this.pairs = classesOf(tally.pairs, X * Y, Y);
   }
 
   /** The table for k bins and a basis. */
@@ -117,8 +160,8 @@ export class Pairing {
 
   /**
    * The table's parts for k bins and a basis, one per step, each kept: the
-   * worker computes ahead a step at a time (tens of milliseconds at 100k),
-   * so a request that comes meanwhile waits for one step at most.
+   * worker computes ahead a step at a time, so a request that comes
+   * meanwhile waits for one step at most.
    */
   *steps(bins: number, basis: SpreadBasis): Generator<void, void> {
     const sums = (this.sums ??= this.countsAndSums());
@@ -140,112 +183,171 @@ export class Pairing {
     return {n, diffSum, pearson: pearsons, spearman: spearmans, ranges: (this.ranged ??= this.perceivedRanges())};
   }
 
-  /** Per cell, the instances and the sum of A − B; per pooled cell, whether it holds more than one dimension. */
+  /** Per cell, the instances and the exact sum of A − B; per pooled cell, whether it holds more than one dimension. */
   private countsAndSums(): {n: Float64Array; diffSum: Float64Array; mixed: Uint8Array} {
-    const {cells, L, n: count, cellOf, judge, other} = this;
-    const pooled = L * 3;
-    const n = new Float64Array(cells);
-    const diffSum = new Float64Array(cells);
-    // Per pooled cell: the first dimension seen in it, and whether a second one came.
-    const firstDimension = new Int32Array(3).fill(-1);
-    const mixed = new Uint8Array(3);
-    const dimension = this.engine.columns.dimension;
-    for (let k = 0; k < count; k++) {
-      const own = cellOf[k]!;
-      const p = own % 3;
-      const diff = judge[k]! - other[k]!;
-      if (own < pooled) {
-        n[own - p]++;
-        diffSum[own - p] += diff;
-        n[own]++;
-        diffSum[own] += diff;
-      }
-      n[pooled]++;
-      diffSum[pooled] += diff;
-      n[pooled + p]++;
-      diffSum[pooled + p] += diff;
-      const d = dimension[this.instance[k]!]!;
-      if (firstDimension[0] === -1) firstDimension[0] = d;
-      else if (firstDimension[0] !== d) mixed[0] = 1;
-      if (firstDimension[p] === -1) firstDimension[p] = d;
-      else if (firstDimension[p] !== d) mixed[p] = 1;
+    const {cells, G, pairs, xValues, yValues} = this;
+    const groupN = new Float64Array(G);
+    const groupDiff = Array.from({length: G}, () => new ExactSum());
+    for (let k = 0; k < pairs.key.length; k++) {
+      const g = pairs.key[k]!;
+      const count = pairs.count[k]!;
+      groupN[g] += count;
+      groupDiff[g]!.addTimes(xValues[pairs.x[k]!]! - yValues[pairs.y[k]!]!, count);
     }
-    return {n, diffSum, mixed};
+    const n = new Float64Array(cells);
+    const diff = Array.from({length: cells}, () => new ExactSum());
+    // Per pooled cell (all, model, human): how many dimensions of the columns it holds (a group is one dimension played one way).
+    const dimensions = [0, 0, 0];
+    for (let g = 0; g < G; g++) {
+      if (groupN[g] === 0) continue;
+      this.eachTarget(g, (cell) => {
+        n[cell] += groupN[g]!;
+        diff[cell]!.addSum(groupDiff[g]!);
+      });
+      // A dimension played both ways counts once in "all": at its second group (h = 1), only if the first had none.
+      if ((g & 1) === 0 || groupN[g - 1] === 0) dimensions[0]++;
+      dimensions[1 + (g & 1)]++;
+    }
+    const mixed = Uint8Array.from(dimensions, (count) => (count > 1 ? 1 : 0));
+    return {n, diffSum: Float64Array.from(diff, (s) => s.value()), mixed};
+  }
+
+  /** The cells group g counts in. */
+  private eachTarget(g: number, visit: (cell: number) => void): void {
+    for (let t = g * 4; t < g * 4 + 4; t++) if (this.targets[t]! >= 0) visit(this.targets[t]!);
   }
 
   /**
    * Pearson's r and Spearman's rho per cell (null on a pooled row with
-   * several dimensions), as the library's pearson gives them over the cell's
-   * values and over their average ranks, in two passes over the pairing:
-   * the first sums the values and tallies them per distinct value (from
-   * which come the ranks), the second sums the products about the means.
-   * Each sum runs over the cell's instances in pairing order, as pearson
-   * runs over the gathered values, so the numbers are the same to the bit;
-   * a mean rank may be summed from the tallies instead, as ranks are whole
-   * or half numbers whose sums are exact in any order.
+   * several dimensions), as the library's exactPearson gives them over the
+   * cell's values and over their average ranks: the sums and the value
+   * tallies per group, added up per cell, give the means and the ranks; then
+   * each class adds count × its products about its cell's means.
    */
   private correlations(n: Float64Array, mixed: Uint8Array): {pearsons: (Correlation | null)[]; spearmans: (Correlation | null)[]} {
-    const {cells, L, cellOf, judge, other, judgeId, otherId, n: paired} = this;
-    const pooled = L * 3;
-    const xPlace = this.judgeOrder;
-    const yPlace = this.otherOrder;
+    const {cells, G, pairs, xValues, yValues, xPlace, yPlace} = this;
+    const pooled = this.L * 3;
     const X = xPlace.length;
     const Y = yPlace.length;
-    const sumX = new Float64Array(cells);
-    const sumY = new Float64Array(cells);
+    const none = new Uint8Array(cells);
+    for (let p = 0; p < 3; p++) none[pooled + p] = mixed[p]!;
+    const groupX = Array.from({length: G}, () => new ExactSum());
+    const groupY = Array.from({length: G}, () => new ExactSum());
     const tallyX = new Int32Array(cells * X);
     const tallyY = new Int32Array(cells * Y);
-    // Per pooled cell (all, model, human): the cell while it holds one dimension, else −1 (rarely one; never counted then).
-    const pooledCells = Int32Array.from([0, 1, 2], (p) => (mixed[p] === 0 ? pooled + p : -1));
-    const pairs: PairColumns = {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells};
-    tallyCells(pairs, sumX, sumY, tallyX, tallyY, X, Y);
-    const meanX = sumX.map((s, cell) => s / n[cell]!);
-    const meanY = sumY.map((s, cell) => s / n[cell]!);
+    for (let k = 0; k < pairs.key.length; k++) {
+      const g = pairs.key[k]!;
+      const count = pairs.count[k]!;
+      groupX[g]!.addTimes(xValues[pairs.x[k]!]!, count);
+      groupY[g]!.addTimes(yValues[pairs.y[k]!]!, count);
+      const px = xPlace[pairs.x[k]!]!;
+      const py = yPlace[pairs.y[k]!]!;
+      for (let t = g * 4; t < g * 4 + 4; t++) {
+        const cell = this.targets[t]!;
+        if (cell < 0) continue;
+        tallyX[cell * X + px] += count;
+        tallyY[cell * Y + py] += count;
+      }
+    }
+    const sumX = Array.from({length: cells}, () => new ExactSum());
+    const sumY = Array.from({length: cells}, () => new ExactSum());
+    for (let g = 0; g < G; g++) {
+      this.eachTarget(g, (cell) => {
+        sumX[cell]!.addSum(groupX[g]!);
+        sumY[cell]!.addSum(groupY[g]!);
+      });
+    }
+    const meanX = Float64Array.from(sumX, (s, cell) => s.value() / n[cell]!);
+    const meanY = Float64Array.from(sumY, (s, cell) => s.value() / n[cell]!);
     const rankX = averageRankTable(tallyX, cells, X);
     const rankY = averageRankTable(tallyY, cells, Y);
     const meanRankX = meanRanks(tallyX, rankX, n, X);
     const meanRankY = meanRanks(tallyY, rankY, n, Y);
-    const products = new Float64Array(cells * 6);
-    addProducts(pairs, meanX, meanY, rankX, rankY, meanRankX, meanRankY, X, Y, products);
+    const products = Array.from({length: cells * 6}, () => new ExactSum());
+    for (let k = 0; k < pairs.key.length; k++) {
+      const g = pairs.key[k]!;
+      const count = pairs.count[k]!;
+      const x = xValues[pairs.x[k]!]!;
+      const y = yValues[pairs.y[k]!]!;
+      const px = xPlace[pairs.x[k]!]!;
+      const py = yPlace[pairs.y[k]!]!;
+      for (let t = g * 4; t < g * 4 + 4; t++) {
+        const cell = this.targets[t]!;
+        if (cell < 0 || none[cell] === 1) continue;
+        const dx = x - meanX[cell]!;
+        const dy = y - meanY[cell]!;
+        const rx = rankX[cell * X + px]! - meanRankX[cell]!;
+        const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
+        const at = cell * 6;
+        products[at]!.addTimes(dx * dy, count);
+        products[at + 1]!.addTimes(dx * dx, count);
+        products[at + 2]!.addTimes(dy * dy, count);
+        products[at + 3]!.addTimes(rx * ry, count);
+        products[at + 4]!.addTimes(rx * rx, count);
+        products[at + 5]!.addTimes(ry * ry, count);
+      }
+    }
     const pearsons: (Correlation | null)[] = [];
     const spearmans: (Correlation | null)[] = [];
     for (let cell = 0; cell < cells; cell++) {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
-      const none = cell >= pooled && mixed[cell - pooled] === 1;
       const at = cell * 6;
-      pearsons.push(none ? null : correlation(n[cell]!, products[at]!, products[at + 1]!, products[at + 2]!));
-      spearmans.push(none ? null : correlation(n[cell]!, products[at + 3]!, products[at + 4]!, products[at + 5]!));
+      const sum = (j: number) => products[at + j]!.value();
+      pearsons.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(0), sum(1), sum(2)));
+      spearmans.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(3), sum(4), sum(5)));
     }
     return {pearsons, spearmans};
   }
 
   /** perceivedRanges per cell: instances with two or more annotators, grouped by [min, max] of their scores. */
   private perceivedRanges(): PerceivedRanges[] {
-    const {cells, L, cellOf} = this;
-    const pooled = L * 3;
-    const {range, ranges} = this.humans;
+    const {cells, G, rated, xValues, byPattern} = this;
+    const {ranges} = this.humans;
     const R = ranges.length;
+    const own = {counted: new Float64Array(G), inside: new Float64Array(G), above: new Float64Array(G), below: new Float64Array(G), groupN: new Float64Array(G * R)};
+    const ownSum: (ExactSum | undefined)[] = new Array(G * R);
+    for (let k = 0; k < rated.key.length; k++) {
+      const pat = rated.key[k]! >> 1;
+      const r = byPattern.range[pat]!;
+      if (r < 0) continue;
+      const g = byPattern.dimension[pat]! * 2 + (rated.key[k]! & 1);
+      const count = rated.count[k]!;
+      const a = xValues[rated.x[k]!]!;
+      own.counted[g] += count;
+      // As the library tests max first, then min.
+      if (a > ranges[r]!.max) own.above[g] += count;
+      else if (a < ranges[r]!.min) own.below[g] += count;
+      else own.inside[g] += count;
+      own.groupN[g * R + r] += count;
+      (ownSum[g * R + r] ??= new ExactSum()).addTimes(a, count);
+    }
     const counted = new Float64Array(cells);
     const inside = new Float64Array(cells);
     const above = new Float64Array(cells);
     const below = new Float64Array(cells);
     const groupN = new Float64Array(cells * R);
-    const groupSum = new Float64Array(cells * R);
-    const mins = Float64Array.from(ranges, (g) => g.min);
-    const maxes = Float64Array.from(ranges, (g) => g.max);
-    const tallies = {counted, inside, above, below, groupN, groupSum};
-    if (halfPoints(this.judgeValues)) {
-      // A's scores are whole or half points: every tally and sum is exact in any order, so the pass counts each instance in its own cell only.
-      const own = {counted: new Float64Array(cells), inside: new Float64Array(cells), above: new Float64Array(cells), below: new Float64Array(cells), groupN: new Float64Array(cells * R), groupSum: new Float64Array(cells * R)};
-      tallyRangesOwn(this.n, this.instance, this.judge, cellOf, range, mins, maxes, own);
-      for (const key of ["counted", "inside", "above", "below", "groupN", "groupSum"] as const) rollUp(own[key], tallies[key], key.startsWith("group") ? R : 1, L);
-    } else tallyRanges(this.n, this.instance, this.judge, cellOf, pooled, range, mins, maxes, tallies);
+    const groupSum: (ExactSum | undefined)[] = new Array(cells * R);
+    for (let g = 0; g < G; g++) {
+      if (own.counted[g] === 0) continue;
+      this.eachTarget(g, (cell) => {
+        counted[cell] += own.counted[g]!;
+        inside[cell] += own.inside[g]!;
+        above[cell] += own.above[g]!;
+        below[cell] += own.below[g]!;
+        for (let r = 0; r < R; r++) {
+          const sum = ownSum[g * R + r];
+          if (!sum) continue;
+          groupN[cell * R + r] += own.groupN[g * R + r]!;
+          (groupSum[cell * R + r] ??= new ExactSum()).addSum(sum);
+        }
+      });
+    }
     return Array.from({length: cells}, (_, cell): PerceivedRanges => {
       const c = counted[cell]!;
       const list: PerceivedRangeGroup[] = [];
       for (let r = 0; r < R; r++) {
         const g = groupN[cell * R + r]!;
-        if (g) list.push({min: ranges[r]!.min, max: ranges[r]!.max, n: g, meanJudge: groupSum[cell * R + r]! / g});
+        if (g) list.push({min: ranges[r]!.min, max: ranges[r]!.max, n: g, meanJudge: groupSum[cell * R + r]!.value() / g});
       }
       list.sort((x, y) => x.min - y.min || x.max - y.max);
       return {groups: list, n: c, inside: c ? inside[cell]! / c : NaN, above: c ? above[cell]! / c : NaN, below: c ? below[cell]! / c : NaN};
@@ -254,22 +356,17 @@ export class Pairing {
 
   /**
    * Randolph's kappa per cell, among the annotators and with A as one more
-   * rater, summed as randolphKappa sums, in pairing order. The annotators'
-   * bins come per pattern of scores (HumanScores.binned), so a change of k
-   * costs one light pass over the paired instances.
+   * rater: each term worked out once per pattern (and A's bin) by the
+   * library's own division, then count × term per class, added exactly.
    */
   kappa(bins: number): {humans: Kappa[]; withJudge: Kappa[]} {
     const known = this.kappas.get(bins);
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
-    const {cells, L, cellOf, instance, judge, n: paired} = this;
-    const pooled = L * 3;
-    const {dimension, dimensions} = this.engine.columns;
-    const pattern = this.humans.pattern;
-    const judgeId = this.judgeId;
+    const {cells, G, rated, xValues, byPattern} = this;
+    const {dimensions} = this.engine.columns;
     const {agreeing, counts, size} = this.humans.binned(bins);
     const P = size.length;
-    // Per pattern, its term among the annotators; per pattern and A's bin, its term with A: the same divisions the library makes, once each.
     const termH = new Float64Array(P);
     const termJ = new Float64Array(P * bins);
     for (let pat = 0; pat < P; pat++) {
@@ -279,42 +376,48 @@ export class Pairing {
       for (let b = 0; b < bins; b++) termJ[pat * bins + b] = (agreeing[pat]! + 2 * counts[pat * bins + b]!) / ((m + 1) * m);
     }
     // A's bin per (dimension, score id); −1 out of the dimension's range, where binIndex throws its message when met.
-    const X = this.judgeValues.length;
+    const X = xValues.length;
     const judgeBin = new Int32Array(dimensions.length * X);
     dimensions.forEach(({lo, hi}, d) => {
       for (let x = 0; x < X; x++) {
-        const v = this.judgeValues[x]!;
+        const v = xValues[x]!;
         judgeBin[d * X + x] = v < lo || v > hi ? -1 : binIndex(v, lo, hi, bins);
       }
     });
-    const sumH = new Float64Array(cells);
-    const sumJ = new Float64Array(cells);
-    for (let k = 0; k < paired; k++) {
-      const i = instance[k]!;
-      const pat = pattern[i]!;
-      if (pat < 0) continue;
-      const d = dimension[i]!;
-      let bin = judgeBin[d * X + judgeId[k]!]!;
-      if (bin < 0) bin = binIndex(judge[k]!, dimensions[d]!.lo, dimensions[d]!.hi, bins);
-      const h = termH[pat]!;
-      const j = termJ[pat * bins + bin]!;
-      const own = cellOf[k]!;
-      const p = own % 3;
-      // Adding 0 changes no sum: an instance with one annotator adds nothing among them, as randolphKappa skips it.
-      if (own < pooled) {
-        sumH[own - p] += h;
-        sumJ[own - p] += j;
-        sumH[own] += h;
-        sumJ[own] += j;
+    const ownH = Array.from({length: G}, () => new ExactSum());
+    const ownJ = Array.from({length: G}, () => new ExactSum());
+    const ownUsedH = new Float64Array(G);
+    const ownUsedJ = new Float64Array(G);
+    for (let k = 0; k < rated.key.length; k++) {
+      const pat = rated.key[k]! >> 1;
+      const d = byPattern.dimension[pat]!;
+      const g = d * 2 + (rated.key[k]! & 1);
+      const count = rated.count[k]!;
+      let bin = judgeBin[d * X + rated.x[k]!]!;
+      if (bin < 0) bin = binIndex(xValues[rated.x[k]!]!, dimensions[d]!.lo, dimensions[d]!.hi, bins);
+      // One annotator adds nothing among them (randolphKappa skips it); a term of 0 changes no sum of terms ≥ 0.
+      if (size[pat]! >= 2) {
+        ownH[g]!.addTimes(termH[pat]!, count);
+        ownUsedH[g] += count;
       }
-      sumH[pooled] += h;
-      sumJ[pooled] += j;
-      sumH[pooled + p] += h;
-      sumJ[pooled + p] += j;
+      ownJ[g]!.addTimes(termJ[pat * bins + bin]!, count);
+      ownUsedJ[g] += count;
     }
-    const {humans: usedH, withJudge: usedJ} = (this.kappaItems ??= this.countKappaItems());
-    const kappaOf = (sum: number, used: number): Kappa => {
-      const po = used ? sum / used : NaN;
+    const sumH = Array.from({length: cells}, () => new ExactSum());
+    const sumJ = Array.from({length: cells}, () => new ExactSum());
+    const usedH = new Float64Array(cells);
+    const usedJ = new Float64Array(cells);
+    for (let g = 0; g < G; g++) {
+      if (ownUsedJ[g] === 0) continue;
+      this.eachTarget(g, (cell) => {
+        sumH[cell]!.addSum(ownH[g]!);
+        sumJ[cell]!.addSum(ownJ[g]!);
+        usedH[cell] += ownUsedH[g]!;
+        usedJ[cell] += ownUsedJ[g]!;
+      });
+    }
+    const kappaOf = (sum: ExactSum, used: number): Kappa => {
+      const po = used ? sum.value() / used : NaN;
       return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
     };
     const result = {
@@ -325,20 +428,6 @@ export class Pairing {
     return result;
   }
 
-  /** Per cell, the instances with two or more annotators and with one or more: counted in each instance's own cell, then added up (counts are exact in any order). */
-  private countKappaItems(): {humans: Float64Array; withJudge: Float64Array} {
-    const {cells, L, cellOf, instance, n: paired} = this;
-    const count = this.humans.count;
-    const ownHumans = new Float64Array(cells);
-    const ownWithJudge = new Float64Array(cells);
-    countItemsOwn(paired, instance, cellOf, count, ownHumans, ownWithJudge);
-    const humans = new Float64Array(cells);
-    const withJudge = new Float64Array(cells);
-    rollUp(ownHumans, humans, 1, L);
-    rollUp(ownWithJudge, withJudge, 1, L);
-    return {humans, withJudge};
-  }
-
   /** Per dimension cell: instances within one sd and instances used, as differences() counts them. */
   private within(basis: SpreadBasis): {within: Float64Array; used: Float64Array} {
     const known = this.withins.get(basis);
@@ -346,27 +435,28 @@ export class Pairing {
     const pooled = this.L * 3;
     const within = new Float64Array(pooled);
     const used = new Float64Array(pooled);
-    const spread = basis === "dimension" ? this.spreadOfOther() : null;
-    const sds = basis === "annotators" ? this.humans.sd() : null;
-    for (let k = 0; k < this.n; k++) {
-      const own = this.cellOf[k]!;
-      if (own >= pooled) continue;
-      const dimensionCell = own - (own % 3);
-      const diff = Math.abs(this.judge[k]! - this.other[k]!);
-      if (spread) {
-        used[dimensionCell]++;
-        used[own]++;
-        if (diff <= spread[dimensionCell]!) within[dimensionCell]++;
-        if (diff <= spread[own]!) within[own]++;
-        continue;
+    if (basis === "dimension") {
+      const spread = this.spreadOfOther();
+      const {pairs, xValues, yValues} = this;
+      for (let k = 0; k < pairs.key.length; k++) {
+        const g = pairs.key[k]!;
+        const count = pairs.count[k]!;
+        const diff = Math.abs(xValues[pairs.x[k]!]! - yValues[pairs.y[k]!]!);
+        for (let t = g * 4; t < g * 4 + 2; t++) {
+          const cell = this.targets[t]!;
+          if (cell < 0 || cell >= pooled) continue;
+          used[cell] += count;
+          if (diff <= spread[cell]!) within[cell] += count;
+        }
       }
-      const i = this.instance[k]!;
-      if (this.humans.count[i]! < 2) continue;
-      used[dimensionCell]++;
-      used[own]++;
-      if (diff <= sds![i]!) {
-        within[dimensionCell]++;
-        within[own]++;
+    } else {
+      for (let g = 0; g < this.G; g++) {
+        for (let t = g * 4; t < g * 4 + 2; t++) {
+          const cell = this.targets[t]!;
+          if (cell < 0 || cell >= pooled) continue;
+          used[cell] += this.annotatorsUsed[g]!;
+          within[cell] += this.annotatorsWithin[g]!;
+        }
       }
     }
     const result = {within, used};
@@ -374,32 +464,32 @@ export class Pairing {
     return result;
   }
 
-  /** The sample sd of B's scores per dimension cell, two-pass as sd() does; NaN under two instances. */
+  /** The sample sd of B's scores per dimension cell, two-pass as exactSd() does; NaN under two instances. */
   private spreadOfOther(): Float64Array {
     if (this.spreads) return this.spreads;
     const pooled = this.L * 3;
+    const {pairs, yValues} = this;
     const n = new Float64Array(pooled);
-    const sum = new Float64Array(pooled);
-    const ss = new Float64Array(pooled);
-    for (let k = 0; k < this.n; k++) {
-      const own = this.cellOf[k]!;
-      if (own >= pooled) continue;
-      const v = this.other[k]!;
-      n[own - (own % 3)]++;
-      sum[own - (own % 3)] += v;
-      n[own]++;
-      sum[own] += v;
+    const sum = Array.from({length: pooled}, () => new ExactSum());
+    const ss = Array.from({length: pooled}, () => new ExactSum());
+    const dimensionCells = (g: number, visit: (cell: number) => void) => {
+      for (let t = g * 4; t < g * 4 + 2; t++) if (this.targets[t]! >= 0 && this.targets[t]! < pooled) visit(this.targets[t]!);
+    };
+    for (let k = 0; k < pairs.key.length; k++) {
+      const y = yValues[pairs.y[k]!]!;
+      const count = pairs.count[k]!;
+      dimensionCells(pairs.key[k]!, (cell) => {
+        n[cell] += count;
+        sum[cell]!.addTimes(y, count);
+      });
     }
-    const mean = sum.map((s, cell) => s / n[cell]!);
-    for (let k = 0; k < this.n; k++) {
-      const own = this.cellOf[k]!;
-      if (own >= pooled) continue;
-      const v = this.other[k]!;
-      const top = own - (own % 3);
-      ss[top] += (v - mean[top]!) * (v - mean[top]!);
-      ss[own] += (v - mean[own]!) * (v - mean[own]!);
+    const mean = Float64Array.from(sum, (s, cell) => s.value() / n[cell]!);
+    for (let k = 0; k < pairs.key.length; k++) {
+      const y = yValues[pairs.y[k]!]!;
+      const count = pairs.count[k]!;
+      dimensionCells(pairs.key[k]!, (cell) => ss[cell]!.addTimes((y - mean[cell]!) * (y - mean[cell]!), count));
     }
-    return (this.spreads = ss.map((s, cell) => (n[cell]! - 1 <= 0 ? NaN : Math.sqrt(s / (n[cell]! - 1)))));
+    return (this.spreads = Float64Array.from(ss, (s, cell) => (n[cell]! < 2 ? NaN : Math.sqrt(s.value() / (n[cell]! - 1)))));
   }
 
   /** differenceView per dimension key and "all": A − B counted in half-point bins, and the ±1 sd band for the basis. */
@@ -419,234 +509,243 @@ export class Pairing {
 
   /** Half-point bins of A − B (halfPointBins) per listed dimension, then over all of them. */
   private differenceCounts(): DifferenceCounts[] {
-    const L = this.L;
-    let lowest = 0;
-    let highest = 0;
-    for (let k = 0; k < this.n; k++) {
-      const bin = Math.floor((this.judge[k]! - this.other[k]!) * 2 + 0.5);
-      if (bin < lowest) lowest = bin;
-      if (bin > highest) highest = bin;
-    }
-    const width = highest - lowest + 1;
-    const counts = new Float64Array((L + 1) * width);
+    const {L, pairs, xValues, yValues} = this;
+    const listed = this.engine.listed;
+    const bins = Array.from({length: L + 1}, () => new Map<number, number>());
     const reach = new Float64Array(L + 1);
-    for (let k = 0; k < this.n; k++) {
-      const d = Math.floor(this.cellOf[k]! / 3);
+    for (let k = 0; k < pairs.key.length; k++) {
+      const d = listed[pairs.key[k]! >> 1]!;
       if (d >= L) continue;
-      const diff = this.judge[k]! - this.other[k]!;
-      const at = Math.floor(diff * 2 + 0.5) - lowest;
-      counts[d * width + at]++;
-      counts[L * width + at]++;
+      const count = pairs.count[k]!;
+      const diff = xValues[pairs.x[k]!]! - yValues[pairs.y[k]!]!;
+      const bin = Math.floor(diff * 2 + 0.5);
       const r = Math.ceil(Math.abs(diff) + 0.25);
-      if (r > reach[d]!) reach[d] = r;
-      if (r > reach[L]!) reach[L] = r;
-    }
-    return Array.from({length: L + 1}, (_, d) => {
-      const bins: DifferenceCounts["bins"] = [];
-      for (let at = 0; at < width; at++) {
-        const instances = counts[d * width + at]!;
-        const bin = at + lowest;
-        if (instances) bins.push({from: bin / 2 - 0.25, to: bin / 2 + 0.25, instances});
+      for (const at of [d, L]) {
+        bins[at]!.set(bin, (bins[at]!.get(bin) ?? 0) + count);
+        if (r > reach[at]!) reach[at] = r;
       }
-      return {bins, reach: reach[d]!};
-    });
+    }
+    return bins.map((counts, d) => ({
+      bins: Array.from(counts.keys()).sort((x, y) => x - y).map((bin) => ({from: bin / 2 - 0.25, to: bin / 2 + 0.25, instances: counts.get(bin)!})),
+      reach: reach[d]!,
+    }));
   }
 }
 
-/** Whether every value is a whole or half point small enough that sums of millions of them stay exact (in any order). */
-function halfPoints(values: readonly number[]): boolean {
-  for (const v of values) if (!Number.isInteger(v * 2) || Math.abs(v) > 2 ** 30) return false;
-  return true;
+/** Per group (column dimension · 2 + who played), the cells it counts in: its listed dimension's all and own cells, then the pooled all and own; −1 where none. */
+function groupTargets(listed: Int32Array, L: number): Int32Array {
+  const pooled = L * 3;
+  const targets = new Int32Array(listed.length * 2 * 4).fill(-1);
+  for (let D = 0; D < listed.length; D++) {
+    const d = listed[D]!;
+    for (let h = 0; h < 2; h++) {
+      const at = (D * 2 + h) * 4;
+      const p = 1 + h;
+      if (d < L) {
+        targets[at] = d * 3;
+        targets[at + 1] = d * 3 + p;
+      }
+      targets[at + 2] = pooled;
+      targets[at + 3] = pooled + p;
+    }
+  }
+  return targets;
+}
+
+/** The tallies one pass fills: dense by class index, or a map past DENSE_LIMIT. */
+interface Tally {
+  pairs: Int32Array | Map<number, number>;
+  rated: Int32Array | Map<number, number>;
+  used: Float64Array;
+  within: Float64Array;
+}
+
+const JUDGE = 0;
+const OTHER = 1;
+const HUMANS_PRESENT = 2;
+
+/**
+ * What the pairing's pass walks: the candidates (the instances of A's list,
+ * B's, or the annotators' when neither is a named rater), each named side's
+ * instances (ascending) and score ids, and for the annotators their pattern
+ * per instance, with a left-out annotator's instances in an overlay.
+ */
+interface Walk {
+  candidates: Int32Array;
+  from: typeof JUDGE | typeof OTHER | typeof HUMANS_PRESENT;
+  judgePresent: Int32Array;
+  judgeIds: Int32Array;
+  otherPresent: Int32Array;
+  otherIds: Int32Array;
+  /** Whether A (or B) is the annotators' mean: its id is meanIds[pattern]. */
+  judgeByPattern: boolean;
+  otherByPattern: boolean;
+  meanIds: Int32Array;
+  pattern: Int32Array;
+  overlayAt: Int32Array;
+  overlayPattern: Int32Array;
+  xValues: Float64Array;
+  yValues: Float64Array;
 }
 
 /**
- * Totals per cell from tallies per instance's own cell (width entries each):
- * an own cell (d, played) adds to (d, all) and itself when d is listed, and
- * to (pooled, all) and (pooled, played). Only for counts and sums that are
- * exact in any order.
+ * The one pass over the instances that can pair (ascending), each side's
+ * score read through its own list (a cursor that only moves forward) or by
+ * pattern: those both sides scored counted by class, and by annotators'
+ * pattern when they have one; the within-the-annotators'-sd counts per
+ * group; and the episodes (counted as they change when the columns keep an
+ * episode's instances together, else with `seen`).
  */
-function rollUp(own: Float64Array, out: Float64Array, width: number, L: number): void {
-  const pooled = L * 3;
-  for (let cell = 0; cell < own.length / width; cell++) {
-    const p = cell % 3;
-    const targets = cell < pooled ? [cell - p, cell, pooled, pooled + p] : [pooled, cell];
-    for (const target of targets) for (let w = 0; w < width; w++) out[target * width + w] += own[cell * width + w]!;
-  }
-}
-
-/** countKappaItems' pass: per own cell, instances with two or more annotators and with one or more. */
-function countItemsOwn(paired: number, instance: Int32Array, cellOf: Int32Array, count: Int32Array, humans: Float64Array, withJudge: Float64Array): void {
-  for (let k = 0; k < paired; k++) {
-    const m = count[instance[k]!]!;
-    if (m === 0) continue;
-    const own = cellOf[k]!;
-    if (m >= 2) humans[own]++;
-    withJudge[own]++;
-  }
-}
-
-/** tallyRanges counting each instance in its own cell only (A's scores whole or half points: see perceivedRanges). */
-function tallyRangesOwn(
-  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array,
-  range: Int32Array, mins: Float64Array, maxes: Float64Array,
-  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
-): void {
-  const {counted, inside, above, below, groupN, groupSum} = out;
-  const R = mins.length;
-  for (let k = 0; k < paired; k++) {
-    const r = range[instance[k]!]!;
-    if (r < 0) continue;
-    const a = judge[k]!;
-    const cell = cellOf[k]!;
-    counted[cell]++;
-    if (a > maxes[r]!) above[cell]++;
-    else if (a < mins[r]!) below[cell]++;
-    else inside[cell]++;
-    groupN[cell * R + r]++;
-    groupSum[cell * R + r] += a;
-  }
-}
-
-/** perceivedRanges' pass: per cell, the instances with a range, A inside / above / below it, and per range A's count and sum, in pairing order. */
-function tallyRanges(
-  paired: number, instance: Int32Array, judge: Float64Array, cellOf: Int32Array, pooled: number,
-  range: Int32Array, mins: Float64Array, maxes: Float64Array,
-  out: {counted: Float64Array; inside: Float64Array; above: Float64Array; below: Float64Array; groupN: Float64Array; groupSum: Float64Array},
-): void {
-  const {counted, inside, above, below, groupN, groupSum} = out;
-  const R = mins.length;
-  for (let k = 0; k < paired; k++) {
-    const r = range[instance[k]!]!;
-    if (r < 0) continue;
-    const a = judge[k]!;
-    // 0 inside, 1 above, 2 below: as the library tests max first, then min.
-    const where = a > maxes[r]! ? 1 : a < mins[r]! ? 2 : 0;
-    const own = cellOf[k]!;
-    const p = own % 3;
-    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
-      const cell = j === 0 ? own - p : j === 1 ? own : j === 2 ? pooled : pooled + p;
-      counted[cell]++;
-      if (where === 0) inside[cell]++;
-      else if (where === 1) above[cell]++;
-      else below[cell]++;
-      groupN[cell * R + r]++;
-      groupSum[cell * R + r] += a;
+function tallyPairs(
+  walk: Walk,
+  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; size: Int32Array; sd: Float64Array},
+  X: number, Y: number, tally: Tally, seen: Uint8Array | null,
+): {paired: number; episodes: number} {
+  const {candidates, from, judgePresent, judgeIds, otherPresent, otherIds, judgeByPattern, otherByPattern, meanIds, pattern, overlayAt, overlayPattern, xValues, yValues} = walk;
+  const {dimension, playedByHuman, episode, size, sd} = at;
+  const {used, within} = tally;
+  const densePairs = tally.pairs instanceof Int32Array ? tally.pairs : null;
+  const denseRated = tally.rated instanceof Int32Array ? tally.rated : null;
+  // With the annotators' mean as B every pair has a pattern, which fixes B's score: the pairs and the within counts come from the rated classes afterwards (addPairsByPattern).
+  const byPattern = otherByPattern;
+  const mapPairs = tally.pairs instanceof Map ? tally.pairs : null;
+  const mapRated = tally.rated instanceof Map ? tally.rated : null;
+  const overlays = overlayAt.length;
+  const judges = judgePresent.length;
+  const others = otherPresent.length;
+  let paired = 0;
+  let episodes = 0;
+  let lastEpisode = -1;
+  let atJudge = 0;
+  let atOther = 0;
+  let atOverlay = 0;
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c]!;
+    let pat = pattern[i]!;
+    if (overlays > 0) {
+      while (atOverlay < overlays && overlayAt[atOverlay]! < i) atOverlay++;
+      if (atOverlay < overlays && overlayAt[atOverlay] === i) pat = overlayPattern[atOverlay]!;
+    }
+    let x: number;
+    if (from === JUDGE) x = judgeIds[c]!;
+    else if (judgeByPattern) {
+      if (pat < 0) continue;
+      x = meanIds[pat]!;
+    } else {
+      while (atJudge < judges && judgePresent[atJudge]! < i) atJudge++;
+      if (atJudge === judges || judgePresent[atJudge] !== i) continue;
+      x = judgeIds[atJudge]!;
+    }
+    let y: number;
+    if (from === OTHER) y = otherIds[c]!;
+    else if (otherByPattern) {
+      if (pat < 0) continue;
+      y = meanIds[pat]!;
+    } else {
+      while (atOther < others && otherPresent[atOther]! < i) atOther++;
+      if (atOther === others || otherPresent[atOther] !== i) continue;
+      y = otherIds[atOther]!;
+    }
+    paired++;
+    const e = episode[i]!;
+    if (seen) {
+      if (seen[e] === 0) {
+        seen[e] = 1;
+        episodes++;
+      }
+    } else if (e !== lastEpisode) {
+      lastEpisode = e;
+      episodes++;
+    }
+    const h = playedByHuman[i]!;
+    if (pat >= 0) {
+      const ratedKey = (pat * 2 + h) * X + x;
+      if (denseRated) denseRated[ratedKey]++;
+      else mapRated!.set(ratedKey, (mapRated!.get(ratedKey) ?? 0) + 1);
+    }
+    if (byPattern) continue;
+    const g = dimension[i]! * 2 + h;
+    const pairKey = (g * X + x) * Y + y;
+    if (densePairs) densePairs[pairKey]++;
+    else mapPairs!.set(pairKey, (mapPairs!.get(pairKey) ?? 0) + 1);
+    if (pat >= 0 && size[pat]! >= 2) {
+      used[g]++;
+      if (Math.abs(xValues[x]! - yValues[y]!) <= sd[pat]!) within[g]++;
     }
   }
+  return {paired, episodes};
 }
 
-/** Fills the pairing's columns from the candidates both sides scored (NaN: no score), in their order; returns how many and the episodes they span (seen: one flag per instance, zeroed). */
-function fillPaired(
-  candidates: Int32Array,
-  sides: {judgeValues: Float64Array; otherValues: Float64Array; judgeIds: Int32Array; otherIds: Int32Array},
-  out: {instance: Int32Array; judge: Float64Array; other: Float64Array; judgeId: Int32Array; otherId: Int32Array; cellOf: Int32Array},
-  at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; listed: Int32Array},
-  seen: Uint8Array,
+/**
+ * tallyPairs for the commonest pairing, a named A against the annotators'
+ * mean: A's instances walked, each counted by (pattern, who played, A's id)
+ * when some annotator (but A) scored it. Episodes in order.
+ */
+function tallyAgainstAnnotators(
+  candidates: Int32Array, judgeIds: Int32Array, pattern: Int32Array, overlayAt: Int32Array, overlayPattern: Int32Array,
+  playedByHuman: Uint8Array, episode: Int32Array, X: number, rated: Int32Array,
 ): {paired: number; episodes: number} {
-  const {judgeValues, otherValues, judgeIds, otherIds} = sides;
-  const {instance, judge, other, judgeId, otherId, cellOf} = out;
-  const {dimension, playedByHuman, episode, listed} = at;
+  let paired = 0;
   let episodes = 0;
-  let k = 0;
-  for (let x = 0; x < candidates.length; x++) {
-    const i = candidates[x]!;
-    const j = judgeValues[i]!;
-    const o = otherValues[i]!;
-    if (j !== j || o !== o) continue;
-    instance[k] = i;
-    judge[k] = j;
-    other[k] = o;
-    judgeId[k] = judgeIds[i]!;
-    otherId[k] = otherIds[i]!;
-    cellOf[k] = listed[dimension[i]!]! * 3 + 1 + playedByHuman[i]!;
-    k++;
+  let lastEpisode = -1;
+  let atOverlay = 0;
+  const overlays = overlayAt.length;
+  let nextOverlay = overlays > 0 ? overlayAt[0]! : -1;
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c]!;
+    let pat = pattern[i]!;
+    // The overlay is A's own instances, so it keeps pace with the candidates; the loop only guards a list that does not.
+    while (nextOverlay >= 0 && nextOverlay < i) nextOverlay = ++atOverlay < overlays ? overlayAt[atOverlay]! : -1;
+    if (i === nextOverlay) pat = overlayPattern[atOverlay]!;
+    if (pat < 0) continue;
+    paired++;
+    rated[(pat * 2 + playedByHuman[i]!) * X + judgeIds[c]!]++;
     const e = episode[i]!;
-    if (seen[e] === 0) {
-      seen[e] = 1;
+    if (e !== lastEpisode) {
+      lastEpisode = e;
       episodes++;
     }
   }
-  return {paired: k, episodes};
+  return {paired, episodes};
 }
 
-/** A pairing's columns as the correlations' passes read them: plain arguments, so the passes are top-level functions the JIT keeps optimized. */
-interface PairColumns {
-  paired: number;
-  cellOf: Int32Array;
-  judge: Float64Array;
-  other: Float64Array;
-  judgeId: Int32Array;
-  otherId: Int32Array;
-  xPlace: Int32Array;
-  yPlace: Int32Array;
-  pooled: number;
-  /** Per pooled cell (all, model, human): the cell, or −1 while it holds several dimensions. */
-  pooledCells: Int32Array;
-}
-
-/** The correlations' first pass: per cell, the sums of A and of B and the tallies of their places, in pairing order. */
-function tallyCells(c: PairColumns, sumX: Float64Array, sumY: Float64Array, tallyX: Int32Array, tallyY: Int32Array, X: number, Y: number): void {
-  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
-  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
-  for (let k = 0; k < paired; k++) {
-    const own = cellOf[k]!;
-    const x = judge[k]!;
-    const y = other[k]!;
-    const px = xPlace[judgeId[k]!]!;
-    const py = yPlace[otherId[k]!]!;
-    if (own < pooled) {
-      const top = own - (own % 3);
-      sumX[top] += x;
-      sumY[top] += y;
-      tallyX[top * X + px]++;
-      tallyY[top * Y + py]++;
-      sumX[own] += x;
-      sumY[own] += y;
-      tallyX[own * X + px]++;
-      tallyY[own * Y + py]++;
-    }
-    if (!pooledToo) continue;
-    // An instance of a listed dimension joins "all", and its played-by cell unless it is already that (own ≥ pooled).
-    const p = own % 3;
-    for (let j = 0; j < 2; j++) {
-      const cell = j === 0 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
-      if (cell < 0) continue;
-      sumX[cell] += x;
-      sumY[cell] += y;
-      tallyX[cell * X + px]++;
-      tallyY[cell * Y + py]++;
+/** The pairs' tally and the within-the-annotators'-sd counts from the rated classes (A's score id and the pattern), when B's score is the annotators' mean (fixed by the pattern). */
+function addPairsByPattern(rated: Classes, walk: Walk, byPattern: PatternStats, X: number, Y: number, tally: Tally): void {
+  const {meanIds, xValues, yValues} = walk;
+  const {dimension, size, sd} = byPattern;
+  for (let k = 0; k < rated.key.length; k++) {
+    const pat = rated.key[k]! >> 1;
+    const g = dimension[pat]! * 2 + (rated.key[k]! & 1);
+    const count = rated.count[k]!;
+    const x = rated.x[k]!;
+    const y = meanIds[pat]!;
+    const key = (g * X + x) * Y + y;
+    if (tally.pairs instanceof Int32Array) tally.pairs[key] += count;
+    else tally.pairs.set(key, (tally.pairs.get(key) ?? 0) + count);
+    if (size[pat]! >= 2) {
+      tally.used[g] += count;
+      if (Math.abs(xValues[x]! - yValues[y]!) <= sd[pat]!) tally.within[g] += count;
     }
   }
 }
 
-/** The correlations' second pass: per cell, Σ dx·dy, Σ dx², Σ dy² of the values and then of the ranks about their means (six per cell), in pairing order. */
-function addProducts(c: PairColumns, meanX: Float64Array, meanY: Float64Array, rankX: Float64Array, rankY: Float64Array, meanRankX: Float64Array, meanRankY: Float64Array, X: number, Y: number, out: Float64Array): void {
-  const {paired, cellOf, judge, other, judgeId, otherId, xPlace, yPlace, pooled, pooledCells} = c;
-  const pooledToo = pooledCells[0]! >= 0 || pooledCells[1]! >= 0 || pooledCells[2]! >= 0;
-  for (let k = 0; k < paired; k++) {
-    const own = cellOf[k]!;
-    const x = judge[k]!;
-    const y = other[k]!;
-    const px = xPlace[judgeId[k]!]!;
-    const py = yPlace[otherId[k]!]!;
-    const p = own % 3;
-    // The dimension's cell first, then the instance's own, then the pooled ones: each cell's sums run in pairing order.
-    for (let j = own < pooled ? 0 : 2; j < 4; j++) {
-      const cell = j === 0 ? own - p : j === 1 ? own : !pooledToo ? -1 : j === 2 ? pooledCells[0]! : p !== 0 ? pooledCells[p]! : -1;
-      if (cell < 0) continue;
-      const dx = x - meanX[cell]!;
-      const dy = y - meanY[cell]!;
-      const rx = rankX[cell * X + px]! - meanRankX[cell]!;
-      const ry = rankY[cell * Y + py]! - meanRankY[cell]!;
-      const at = cell * 6;
-      out[at] += dx * dy;
-      out[at + 1] += dx * dx;
-      out[at + 2] += dy * dy;
-      out[at + 3] += rx * ry;
-      out[at + 4] += rx * rx;
-      out[at + 5] += ry * ry;
-    }
-  }
+/** The classes a tally holds: key = index / per, x = (index % per) / Y, y = index % Y. */
+function classesOf(tally: Int32Array | Map<number, number>, per: number, Y: number): Classes {
+  let size = 0;
+  if (tally instanceof Map) size = tally.size;
+  else for (let k = 0; k < tally.length; k++) if (tally[k] !== 0) size++;
+  const out: Classes = {key: new Int32Array(size), x: new Int32Array(size), y: new Int32Array(size), count: new Float64Array(size)};
+  let at = 0;
+  const put = (index: number, count: number) => {
+    const rest = index % per;
+    out.key[at] = (index - rest) / per;
+    out.x[at] = Math.floor(rest / Y);
+    out.y[at] = rest % Y;
+    out.count[at++] = count;
+  };
+  if (tally instanceof Map) for (const [index, count] of tally) put(index, count);
+  else for (let k = 0; k < tally.length; k++) if (tally[k] !== 0) put(k, tally[k]!);
+  return out;
 }
 
 interface BaseStats {
@@ -655,12 +754,6 @@ interface BaseStats {
   pearson: (Correlation | null)[];
   spearman: (Correlation | null)[];
   ranges: PerceivedRanges[];
-}
-
-/** pearson's result from its sums: n, Σ dx·dy, Σ dx², Σ dy² about the means. */
-function correlation(n: number, sxy: number, sxx: number, syy: number): Correlation {
-  const r = n < 2 || sxx === 0 || syy === 0 ? NaN : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
-  return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n)};
 }
 
 /** Per cell and place in ascending order, the average rank of that value among the cell's (averageRanks, from the tallies). */

@@ -1,12 +1,14 @@
-// Distinct values and average ranks over typed arrays: the pieces the
-// agreement engine needs to give Spearman's rho (average ranks) and perceived
-// ranges (groups of equal numbers) without one object per score.
+// Distinct values over typed arrays, and a rater's side of a pairing: the
+// pieces the agreement engine needs to count equal scores together (classes
+// of equal terms, Spearman's ranks by value, perceived ranges' groups of
+// equal numbers) without one object per score.
 
 /** Half-units either side of zero that NumberIds numbers by table rather than by hash. */
 const DIRECT_REACH = 2048;
 
 /**
- * Groups of exactly equal numbers (−0 with 0, as === and sorting do), numbered in order of first appearance.
+ * Groups of exactly equal numbers (−0 with 0, as === and sorting do), numbered in order of first appearance;
+ * with `signedZero`, −0 gets an id of its own (its value kept for sums) that order() places with 0.
  * Scores are mostly whole or half points on small ranges: those are numbered by a direct table, a few
  * nanoseconds each, and only other numbers (a mean of three scores, say) go through the hash.
  */
@@ -18,8 +20,18 @@ export class NumberIds {
   private readonly bits = new Float64Array(1);
   private readonly words = new Uint32Array(this.bits.buffer);
   readonly values: number[] = [];
+  private negativeZero = -1;
+
+  constructor(private readonly signedZero = false) {}
 
   id(x: number): number {
+    if (this.signedZero && x === 0 && 1 / x < 0) {
+      if (this.negativeZero < 0) {
+        this.negativeZero = this.values.length;
+        this.values.push(-0);
+      }
+      return this.negativeZero;
+    }
     const half = x * 2;
     // −0 lands on 0's slot; NaN fails every comparison and goes to the hash.
     if (half >= -DIRECT_REACH && half <= DIRECT_REACH && half === Math.floor(half)) {
@@ -74,7 +86,8 @@ export class NumberIds {
 
   /** A copy that numbers further values on its own, keeping the ids given so far. */
   clone(): NumberIds {
-    const copy = new NumberIds();
+    const copy = new NumberIds(this.signedZero);
+    copy.negativeZero = this.negativeZero;
     copy.keys = this.keys.slice();
     copy.ids = this.ids.slice();
     copy.hashed = this.hashed;
@@ -83,11 +96,15 @@ export class NumberIds {
     return copy;
   }
 
-  /** Position of each id's value in ascending order. */
+  /** Position of each id's value in ascending order; equal values (−0 and 0) share one. */
   order(): Int32Array {
     const sorted = this.values.map((v, id) => id).sort((x, y) => this.values[x]! - this.values[y]!);
     const position = new Int32Array(sorted.length);
-    sorted.forEach((id, p) => (position[id] = p));
+    let place = -1;
+    sorted.forEach((id, at) => {
+      if (at === 0 || this.values[id] !== this.values[sorted[at - 1]!]) place++;
+      position[id] = place;
+    });
     return position;
   }
 }
@@ -148,62 +165,14 @@ export class PairIds {
 }
 
 /**
- * One side of a pairing: a score per instance (NaN where none), the instances
- * that have one (ascending), each score's id among the side's distinct
- * scores, and each id's place in ascending order.
+ * One side of a pairing, a named rater's: the instances it scored
+ * (ascending, its first score of each, as list.find gives it), each score's
+ * id among its distinct scores, and each id's place in ascending order.
  */
 export interface Side {
-  values: Float64Array;
   present: Int32Array;
+  /** Per entry of `present`, its score's id (the value is distinct.values[id]). */
   ids: Int32Array;
   order: Int32Array;
-  /** The numbering behind `ids`, for a side derived from this one (sideFrom). */
   distinct: NumberIds;
-}
-
-/** The side of `values`, whose scored instances are `present` (ascending): the work is proportional to them, not to all instances. */
-export function sideOf(values: Float64Array, present: Int32Array): Side {
-  const distinct = new NumberIds();
-  const ids = new Int32Array(values.length);
-  for (let j = 0; j < present.length; j++) {
-    const i = present[j]!;
-    ids[i] = distinct.id(values[i]!);
-  }
-  return {values, present, ids, order: distinct.order(), distinct};
-}
-
-/**
- * The side of `values`, which equal `base`'s but at the instances `changed`:
- * base's ids kept, the changed instances numbered on from base's numbering.
- * A value no instance holds any more keeps its id, and averageRanks counts
- * nothing for it, so the ranks are those sideOf would give.
- */
-export function sideFrom(base: Side, values: Float64Array, present: Int32Array, changed: Int32Array): Side {
-  const distinct = base.distinct.clone();
-  const ids = base.ids.slice();
-  for (let j = 0; j < changed.length; j++) {
-    const i = changed[j]!;
-    if (values[i] === values[i]) ids[i] = distinct.id(values[i]!);
-  }
-  return {values, present, ids, order: distinct.order(), distinct};
-}
-
-/**
- * averageRanks of a cell's values, given as ids of distinct values and each
- * id's place in ascending order: ties get the mean of the ranks they span,
- * (i + j) / 2 + 1 for sorted positions i … j, found by counting instead of sorting.
- */
-export function averageRanks(ids: Int32Array, order: Int32Array): Float64Array {
-  const tally = new Int32Array(order.length);
-  for (let j = 0; j < ids.length; j++) tally[order[ids[j]!]!]++;
-  const rank = new Float64Array(order.length);
-  let less = 0;
-  for (let p = 0; p < tally.length; p++) {
-    const c = tally[p]!;
-    if (c) rank[p] = (less + (less + c - 1)) / 2 + 1;
-    less += c;
-  }
-  const out = new Float64Array(ids.length);
-  for (let j = 0; j < ids.length; j++) out[j] = rank[order[ids[j]!]!]!;
-  return out;
 }

@@ -1,9 +1,11 @@
 // Evaluator agreement (METRICS.md § Evaluator agreement; SOTOPIA §5, Appendix E, G.3).
-// An instance is one (episode, agent) on one dimension.
+// An instance is one (episode, agent) on one dimension. Sums over instances
+// are exact (agreement-sums.ts): the numbers do not depend on their order.
 
 import {HUMANS, POOLED_CORRELATION_REASON, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
 import {SOTOPIA_DIMENSIONS} from "./dimensions.js";
-import {pearson, spearman, type Correlation} from "./inference.js";
+import type {Correlation} from "./inference.js";
+import {exactMean, exactPearson, exactSd, exactSpearman, ExactSum} from "./agreement-sums.js";
 import {extremes, mean, sd} from "./stats.js";
 
 export {HUMANS, P_UNDERFLOW, POOLED_CORRELATION_REASON, pText, raterLabel, reportedP, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
@@ -38,7 +40,7 @@ export interface Kappa {
 /** Randolph's free-marginal multi-rater kappa over binned scores (METRICS.md; SOTOPIA Appendix E.1). */
 export function randolphKappa(items: readonly KappaItem[], bins = 5): Kappa {
   if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
-  let sum = 0;
+  const sum = new ExactSum();
   let used = 0;
   for (const item of items) {
     const m = item.scores.length;
@@ -47,10 +49,10 @@ export function randolphKappa(items: readonly KappaItem[], bins = 5): Kappa {
     for (const s of item.scores) counts[binIndex(s, item.lo, item.hi, bins)]++;
     let agreeing = 0;
     for (const c of counts) agreeing += c * (c - 1);
-    sum += agreeing / (m * (m - 1));
+    sum.add(agreeing / (m * (m - 1)));
     used++;
   }
-  const po = used ? sum / used : NaN;
+  const po = used ? sum.value() / used : NaN;
   return {bins, items: used, pairwiseAgreement: po, kappa: (po - 1 / bins) / (1 - 1 / bins)};
 }
 
@@ -108,7 +110,7 @@ export function perceivedRanges(instances: readonly JudgedInstance[]): Perceived
   }
   return {
     groups: [...groups.values()]
-      .map((g) => ({min: g.min, max: g.max, n: g.judges.length, meanJudge: mean(g.judges)}))
+      .map((g) => ({min: g.min, max: g.max, n: g.judges.length, meanJudge: exactMean(g.judges)}))
       .sort((a, b) => a.min - b.min || a.max - b.max),
     n, inside: n ? inside / n : NaN, above: n ? above / n : NaN, below: n ? below / n : NaN,
   };
@@ -130,13 +132,13 @@ export function differences(instances: readonly JudgedInstance[], basis: SpreadB
   // B's score: a named rater's when the instance carries one, else the human score.
   const reference = (i: JudgedInstance) => i.other ?? humanScore(i);
   const diffs = used.map((i) => i.judge - reference(i));
-  const spread = basis === "dimension" ? sd(used.map(reference)) : NaN;
+  const spread = basis === "dimension" ? exactSd(used.map(reference)) : NaN;
   let within = 0;
   used.forEach((i, k) => {
     const s = basis === "dimension" ? spread : sd(i.humans);
     if (Math.abs(diffs[k]) <= s) within++;
   });
-  return {n: used.length, diffs, bias: mean(diffs), withinOneSd: used.length ? within / used.length : NaN, basis};
+  return {n: used.length, diffs, bias: exactMean(diffs), withinOneSd: used.length ? within / used.length : NaN, basis};
 }
 
 /** The rater A an agreement view starts with: the LLM rater with the most scores on multiply-rated episodes (ties by name). */
@@ -259,8 +261,8 @@ export function agreementTable(instances: readonly PairedInstance[], dimensions:
       const pooled = new Set(subset.map((i) => i.dimension)).size > 1;
       rows.push({
         dimension, played_by, n: subset.length,
-        pearson: pooled ? null : pearson(judge, other), spearman: pooled ? null : spearman(judge, other),
-        bias: mean(subset.map((i) => i.judge - i.other)), withinOneSd: counted ? within / counted : NaN,
+        pearson: pooled ? null : exactPearson(judge, other), spearman: pooled ? null : exactSpearman(judge, other),
+        bias: exactMean(subset.map((i) => i.judge - i.other)), withinOneSd: counted ? within / counted : NaN,
         ranges: perceivedRanges(subset),
         kappaHumans: randolphKappa(subset.map((i) => ({scores: i.humans, lo: i.lo, hi: i.hi})), bins),
         kappaWithJudge: randolphKappa(subset.map((i) => ({scores: [...i.humans, i.judge], lo: i.lo, hi: i.hi})), bins),
@@ -338,6 +340,6 @@ export function differenceView(instances: readonly PairedInstance[], dimension: 
     const part = instances.filter((i) => i.dimension === key);
     for (const d of differences(part.map((i) => ({judge: i.judge, humans: [i.other]})), "dimension").diffs) diffs.push(d);
   }
-  const spread = dimension !== "all" && basis === "dimension" ? sd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
+  const spread = dimension !== "all" && basis === "dimension" ? exactSd(instances.filter((i) => i.dimension === dimension).map((i) => i.other)) : null;
   return {diffs, spread: spread !== null && Number.isFinite(spread) ? spread : null};
 }
