@@ -375,9 +375,12 @@ function runLoaderProcess(root: string, lane: number, queue: string[][], cpu: Ma
  */
 export async function runLoaders(root: string, outputs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const cacheDir = join(root, ".observablehq", "cache");
-  const queue = loaderQueue(outputs, recordedLoaderCpu(cacheDir));
+  const recorded = recordedLoaderCpu(cacheDir);
+  const queue = loaderQueue(outputs, recorded);
   const cpu = new Map<string, number>();
   const processes = Math.min(loaderProcesses(env), queue.length);
+  const by = outputs.every((o) => typeof recorded[o] === "number") ? "the CPU-s each took at the last build" : "a static order (no build recorded them all)";
+  process.stderr.write(`loaders: ${outputs.length} in ${processes} process${processes === 1 ? "" : "es"} from one queue of ${queue.length} groups, longest first by ${by}\n`);
   await Promise.all(Array.from({length: processes}, (_, i) => runLoaderProcess(root, i + 1, queue, cpu, env)));
   recordLoaderCpu(cacheDir, cpu);
 }

@@ -137,7 +137,7 @@ process.stdout.write(String(process.pid));
     for (const output of outputs) expect(record[output]).toBeGreaterThan(0);
   }, 60_000);
 
-  it("runs the viewer's packs at the same time as the other loaders, each into the cache", async () => {
+  it("runs two loaders at the same time, each into the cache, at the default of two processes", async () => {
     const root = tempDir();
     mkdirSync(join(root, "data"));
     writeFileSync(join(root, "data", "overview.txt.ts"), handshake(root, "overview-started", "viewer-started"));
