@@ -6,6 +6,12 @@
 // (src/data/site-cache.ts runLoadersOnce) with the outputs that are missing.
 //
 //   tsx src/data/run-loaders.ts ROOT OUTPUT…      (OUTPUT such as data/overview.parquet)
+//   tsx src/data/run-loaders.ts ROOT --queue=N    (started by the build: asks it for outputs)
+//
+// In queue mode (process N of the build's) it asks the build for the next
+// group of outputs over Node's IPC channel until the build has none left, so
+// two processes drain one queue and neither idles while the other still has
+// a long list, and it reports each loader's CPU seconds back.
 //
 // It sits in src/data beside the loaders (Framework treats a file with one
 // extension as a module, not a loader), so every copy of the site has it.
@@ -21,11 +27,13 @@ import {createWriteStream, mkdirSync, readFileSync, renameSync, rmSync, writeFil
 import {finished} from "node:stream/promises";
 import {dirname, join, resolve} from "node:path";
 import {pathToFileURL} from "node:url";
-import {loaderOfOutput} from "./site-cache.js";
+import {once} from "node:events";
+import {loaderOfOutput, type LoaderMessage} from "./site-cache.js";
 
-const [rootArg, ...outputs] = process.argv.slice(2);
-if (!rootArg) {
-  console.error("usage: tsx src/data/run-loaders.ts ROOT OUTPUT…");
+const [rootArg, ...named] = process.argv.slice(2);
+const lane = /^--queue=(\d+)$/.exec(named[0] ?? "")?.[1];
+if (!rootArg || (lane && (named.length > 1 || !process.send))) {
+  console.error("usage: tsx src/data/run-loaders.ts ROOT OUTPUT…  (or ROOT --queue=N, started by the build with an IPC channel)");
   process.exit(2);
 }
 const root = resolve(rootArg);
@@ -86,8 +94,38 @@ function peakRss(): number {
   return process.resourceUsage().maxRSS * 1024;
 }
 
+/** Tells the build (queue mode only). */
+function tell(message: LoaderMessage): void {
+  process.send?.(message);
+}
+
+/** The outputs named on the command line, or in queue mode each group the build hands out until it has none. */
+async function* outputsToRun(): AsyncGenerator<string> {
+  if (!lane) {
+    yield* named;
+    return;
+  }
+  for (;;) {
+    // A build that went away hands out nothing more. The listener that did not fire is removed (abort), not left to pile up.
+    const answered = new AbortController();
+    const reply = Promise.race([
+      once(process, "message", {signal: answered.signal}),
+      once(process, "disconnect", {signal: answered.signal}).then(() => [{outputs: []}]),
+    ]);
+    tell({next: true});
+    const [{outputs}] = (await reply) as [{outputs: string[]}];
+    answered.abort();
+    if (outputs.length === 0) break;
+    yield* outputs;
+  }
+  process.disconnect?.();
+}
+
 let failed = 0;
-for (const output of outputs) {
+let ran = 0;
+const started = performance.now();
+const cpuAtStart = process.cpuUsage();
+for await (const output of outputsToRun()) {
   const start = performance.now();
   mkdirSync(dirname(join(root, ".observablehq", "cache", output)), {recursive: true});
   const own = restartPeakRss();
@@ -95,8 +133,15 @@ for (const output of outputs) {
   const cpuBefore = process.cpuUsage();
   const ok = await runInto(output);
   if (!ok) failed++;
+  ran++;
   const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  tell({output, ok, cpuSeconds});
   const peak = `${(peakRss() / 2 ** 30).toFixed(2)} GiB${own ? "" : " (the process's so far)"}`;
-  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU-s, peak RSS ${peak}`);
+  console.error(`run-loaders: ${output} ${ok ? "done" : "left to the build"} in ${((performance.now() - start) / 1000).toFixed(2)} s, ${cpuSeconds.toFixed(2)} CPU-s, peak RSS ${peak}${lane ? `, process ${lane}` : ""}`);
+}
+if (lane) {
+  const cpu = process.cpuUsage(cpuAtStart);
+  console.error(`run-loaders: process ${lane} ran ${ran} loaders in ${((performance.now() - started) / 1000).toFixed(2)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} CPU-s`);
 }
 process.exitCode = failed ? 1 : 0;

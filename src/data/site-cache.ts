@@ -268,31 +268,99 @@ export function loaderProcesses(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
- * The episode viewer's packs and the agreement page's loaders: they share no
- * query with the other loaders, and at a million episodes took about 40% of
- * the loaders' time (viewer 380 s, agreement 117 s of 1,237 s).
+ * Loaders that share a query's result (src/data/shared-query.ts): each
+ * pattern's outputs run in one process, one after another, where the first
+ * one's result is kept for the others. The compare loaders share the staged
+ * compare rows; the first-view packs share the overview's query with one
+ * another and each benchmark's queries with that benchmark's Parquet loaders.
+ * A loader left out of its group still writes the same bytes; it only runs
+ * the shared query again.
  */
-const OWN_LANE = /^data\/(viewer|agreement)-[^/]+$/;
+const SHARED_GROUPS = [/^data\/compare-/, /^data\/(overview|sotopia|hsii|stss|lifelong|informativebench|checkpoint|words-per-turn)[-.]/];
 
 /**
- * `outputs` split into the lists that run side by side, each in its order:
- * with two processes, the viewer's and agreement page's loaders in one and
- * every other loader in the other. Loaders that share a query's result
- * (src/data/shared-query.ts, the compare rows) must stay in one process, where
- * the result is kept. A list left empty is dropped.
+ * Expected CPU seconds of a loader when no build on this machine recorded it:
+ * measured at a million episodes (docs/scale.md), each pattern's first match
+ * counts. Only the order they give matters.
  */
-export function loaderLanes(outputs: readonly string[], processes: number): string[][] {
-  if (processes < 2) return outputs.length ? [[...outputs]] : [];
-  const own = outputs.filter((o) => OWN_LANE.test(o));
-  const rest = outputs.filter((o) => !OWN_LANE.test(o));
-  return [rest, own].filter((lane) => lane.length > 0);
+const STATIC_COSTS: readonly [RegExp, number][] = [
+  [/^data\/viewer-episodes\./, 345],
+  [/^data\/compare-rows-sotopia\./, 208],
+  [/^data\/sotopia-by-task\./, 58],
+  [/^data\/compare-summary\./, 32],
+  [/^data\/(viewer-list|agreement-summary|agreement-rows)\./, 26],
+  [/^data\/(sotopia-first-view|sotopia-stats)\./, 10],
+  [/^data\/(tables\/|[a-z]+-first-view\.|overview|explorer-manifest|reliability-raters)/, 5],
+];
+
+/** The CPU seconds a build expects `output`'s loader to take, from the static table. */
+function staticCost(output: string): number {
+  return STATIC_COSTS.find(([pattern]) => pattern.test(output))?.[1] ?? 1;
 }
 
-/** Runs the loaders of `outputs` in one run-loaders process, each into Framework's cache under `root`. */
-function runLoaderProcess(root: string, outputs: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** Where a build records each loader's CPU seconds, for the next build's order. */
+const LOADER_CPU = "loader-cpu.json";
+
+/** The CPU seconds each loader took at the builds before, by output (empty when none was recorded). */
+export function recordedLoaderCpu(cacheDir: string): Record<string, number> {
+  try {
+    return JSON.parse(readFileSync(join(cacheDir, LOADER_CPU), "utf8")) as Record<string, number>;
+  } catch {
+    return {};
+  }
+}
+
+/** Adds `cpu` (CPU seconds by output) to the record kept for the next build. */
+function recordLoaderCpu(cacheDir: string, cpu: ReadonlyMap<string, number>): void {
+  if (cpu.size === 0) return;
+  mkdirSync(cacheDir, {recursive: true});
+  writeFileSync(join(cacheDir, LOADER_CPU), JSON.stringify({...recordedLoaderCpu(cacheDir), ...Object.fromEntries(cpu)}, null, 1));
+}
+
+/**
+ * `outputs` as the queue the loader processes take from: loaders that share a
+ * result together (SHARED_GROUPS, in the order given), then every group by its
+ * expected CPU seconds, longest first, so the long ones start early and the
+ * short ones fill in beside them. Expected costs are the last builds'
+ * (`recorded`) when they cover every output, else the static table's (a
+ * record of another store size would mix badly with it). Ties keep the order
+ * given.
+ */
+export function loaderQueue(outputs: readonly string[], recorded: Readonly<Record<string, number>> = {}): string[][] {
+  const known = outputs.every((o) => typeof recorded[o] === "number");
+  const cost = (o: string) => (known ? recorded[o]! : staticCost(o));
+  const groups: {outputs: string[]; cost: number; first: number}[] = [];
+  const byPattern = new Map<RegExp, (typeof groups)[number]>();
+  for (const [i, output] of outputs.entries()) {
+    const pattern = SHARED_GROUPS.find((p) => p.test(output));
+    let group = pattern ? byPattern.get(pattern) : undefined;
+    if (!group) {
+      group = {outputs: [], cost: 0, first: i};
+      groups.push(group);
+      if (pattern) byPattern.set(pattern, group);
+    }
+    group.outputs.push(output);
+    group.cost += cost(output);
+  }
+  return groups.sort((a, b) => b.cost - a.cost || a.first - b.first).map((g) => g.outputs);
+}
+
+/** What a run-loaders process in queue mode tells the build: it wants work, or how a loader went. */
+export type LoaderMessage = {next: true} | {output: string; ok: boolean; cpuSeconds: number};
+
+/**
+ * Starts one run-loaders process that takes groups of outputs from `queue`
+ * (shared with the other processes) until it is empty, and reports each
+ * loader's CPU seconds into `cpu`. A process that dies only leaves its
+ * outputs for Framework, which runs them itself.
+ */
+function runLoaderProcess(root: string, lane: number, queue: string[][], cpu: Map<string, number>, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ["--import", "tsx", RUN_LOADERS, root, ...outputs], {stdio: ["ignore", "ignore", "inherit"], env});
-    // A failure there only means Framework runs the loaders itself.
+    const child = spawn(process.execPath, ["--import", "tsx", RUN_LOADERS, root, `--queue=${lane}`], {stdio: ["ignore", "ignore", "inherit", "ipc"], env});
+    child.on("message", (message: LoaderMessage) => {
+      if ("next" in message) child.send({outputs: queue.shift() ?? []}, () => undefined);
+      else if (message.ok) cpu.set(message.output, message.cpuSeconds);
+    });
     child.on("error", () => done());
     child.on("close", () => done());
   });
@@ -300,11 +368,21 @@ function runLoaderProcess(root: string, outputs: readonly string[], env: NodeJS.
 
 /**
  * Runs the loaders of `outputs` (paths inside `root`), each into Framework's
- * cache under `root`: in loaderProcesses(env) processes side by side
- * (loaderLanes), each logging one line per loader that names it.
+ * cache under `root`: loaderProcesses(env) processes side by side take groups
+ * of them from one queue (loaderQueue, ordered by the CPU seconds recorded at
+ * the last builds), each logging one line per loader that names it and the
+ * process. Records each loader's CPU seconds for the next build.
  */
 export async function runLoaders(root: string, outputs: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  await Promise.all(loaderLanes(outputs, loaderProcesses(env)).map((lane) => runLoaderProcess(root, lane, env)));
+  const cacheDir = join(root, ".observablehq", "cache");
+  const recorded = recordedLoaderCpu(cacheDir);
+  const queue = loaderQueue(outputs, recorded);
+  const cpu = new Map<string, number>();
+  const processes = Math.min(loaderProcesses(env), queue.length);
+  const by = outputs.every((o) => typeof recorded[o] === "number") ? "the CPU-s each took at the last build" : "a static order (no build recorded them all)";
+  process.stderr.write(`loaders: ${outputs.length} in ${processes} process${processes === 1 ? "" : "es"} from one queue of ${queue.length} groups, longest first by ${by}\n`);
+  await Promise.all(Array.from({length: processes}, (_, i) => runLoaderProcess(root, i + 1, queue, cpu, env)));
+  recordLoaderCpu(cacheDir, cpu);
 }
 
 /**
