@@ -51,8 +51,9 @@ const MAX_AHEAD = 2;
  * segment ahead itself. Taking one whenever it had caught up with them for a
  * moment (a worker posts a batch every few milliseconds) left it parsing a
  * third of the file as well as appending every row, the import's one serial
- * part: at 100k, 11.5 CPU-s on this thread and 5.3 on the worker, against 8.5
- * and 7.9 without, and 9% more CPU in all (records and GC on this thread).
+ * part: at 100k, 10.5 CPU-s on this thread and 4.9 on the worker, against
+ * 8.6 and 7.6 with this wait, and 1.8 CPU-s more in all (medians, alternating
+ * runs at load 0.4–13; BENCHMARKS.md, import).
  */
 const STEAL_AFTER_MS = 50;
 

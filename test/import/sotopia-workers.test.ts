@@ -318,9 +318,10 @@ describe("the reading thread while a worker keeps up", () => {
     expect(lines).toEqual(records.map((_, i) => i + 1));
     const firstBatch = kinds.indexOf("batch");
     expect(firstBatch).toBeGreaterThanOrEqual(0);
-    // Taking whatever nobody had claimed whenever it caught up, this thread read most lines after the worker's first;
-    // now at most a turn's own line that it found unclaimed in the moment the worker moved on.
-    expect(kinds.slice(firstBatch).filter((k) => k === "episode").length).toBeLessThan(3);
+    // Taking whatever nobody had claimed whenever it caught up (stealAfterMs 0), this thread read 30 of the 60 lines
+    // after the worker's first; now only a turn's own line that it found unclaimed in the moment the worker moved on:
+    // 0-2 on a quiet machine, 3 at load 8 (the worker slower to claim its next segment), never near 30.
+    expect(kinds.slice(firstBatch).filter((k) => k === "episode").length).toBeLessThanOrEqual(6);
   });
 });
 
