@@ -8,6 +8,7 @@
 import {createRequire} from "node:module";
 import {fileURLToPath} from "node:url";
 import {Worker} from "node:worker_threads";
+import {BatchBuilder} from "./batch.js";
 import type {SegmentMessage, SegmentWork} from "./jsonl-worker.js";
 import {jsonlItem, readSegmentLines} from "./files.js";
 import type {ReadItem} from "./records.js";
@@ -27,6 +28,8 @@ export interface WorkerPlan {
    * times as many may be in flight: the same bytes.
    */
   batchChars?: number;
+  /** How long the reading thread waits for the workers before it reads a segment ahead itself (default STEAL_AFTER_MS). */
+  stealAfterMs?: number;
 }
 
 // Worker modules are TypeScript: a worker registers tsx's require hooks and
@@ -43,6 +46,17 @@ require(workerData.module);
 /** Segments the reading thread may hold read ahead of their turn. */
 const MAX_AHEAD = 2;
 
+/**
+ * How long the reading thread waits for the workers before it reads a
+ * segment ahead itself. Taking one whenever it had caught up with them for a
+ * moment (a worker posts a batch every few milliseconds) left it parsing a
+ * third of the file as well as appending every row, the import's one serial
+ * part: at 100k, 10.5 CPU-s on this thread and 4.9 on the worker, against
+ * 8.6 and 7.6 with this wait, and 1.8 CPU-s more in all (medians, alternating
+ * runs at load 0.4–13; BENCHMARKS.md, import).
+ */
+const STEAL_AFTER_MS = 50;
+
 /** A segment read on the reading thread: its items and bytes, kept until its turn (or what stopped the read). */
 interface ReadHere {
   items: {item: ReadItem; offset: number}[];
@@ -52,22 +66,38 @@ interface ReadHere {
   failure: unknown;
 }
 
-/** Reads and parses segment `segment` on this thread, as a worker would, holding the result for its turn. */
-function readHere(source: SourceFile, segment: number, segmentBytes: number, toItem: (doc: Json, line: number) => ReadItem): ReadHere {
+/** Writes a dump line's rows straight into a batch (false: not a line it writes that way), as the worker module does. */
+export type IntoBatch = (doc: Json, line: number, batch: BatchBuilder) => boolean;
+
+/**
+ * Reads and parses segment `segment` on this thread, as a worker would (into
+ * batches with `intoBatch` where there is one, so these lines cost this
+ * thread no more than a worker's), holding the result for its turn.
+ */
+function readHere(source: SourceFile, segment: number, segmentBytes: number, toItem: (doc: Json, line: number) => ReadItem, intoBatch?: IntoBatch): ReadHere {
   const end = Math.min(source.size, (segment + 1) * segmentBytes);
   const out: ReadHere = {items: [], bytes: [], lines: 0, reached: end, failure: null};
+  const builder = new BatchBuilder();
+  const flush = (offset: number) => {
+    if (builder.count) out.items.push({item: {kind: "batch", batch: builder.take(offset)}, offset});
+  };
+  const read = intoBatch ? (doc: Json, line: number) => (intoBatch(doc, line, builder) ? null : toItem(doc, line)) : toItem;
   try {
     const give = (b: Buffer, at: number) => out.bytes.push([b, at]);
     for (const {number, text, offset} of readSegmentLines(source.fd, segment * segmentBytes, end, give, () => source.readBuffer())) {
       out.lines = number;
       out.reached = Math.max(out.reached, offset);
-      const item = jsonlItem(number, text, toItem);
-      if (item) out.items.push({item, offset});
+      const item = jsonlItem(number, text, read);
+      if (!item) continue;
+      // Rejects and records keep their place between the batch's episodes.
+      flush(offset);
+      out.items.push({item, offset});
     }
   } catch (e) {
     // Thrown at the segment's turn, after the items read before it, so an earlier bad line is still the one reported.
     out.failure = e;
   }
+  flush(out.reached);
   return out;
 }
 
@@ -107,11 +137,11 @@ function startWorker(execArgv: string[], workerData: unknown): Worker {
 /**
  * The records of the JSONL file `source`, read by up to `plan.workers` threads
  * running `workerModule` (a module that calls serveSegments with the same
- * `toItem`). Whenever this thread would wait for a worker (before the first
- * is up: starting one takes about a tenth of a second; or when its appends
- * have caught up with the parsing), it reads the next segment nobody has
- * taken itself, so on two cores neither thread sits idle while the other
- * parses. Progress reports bytes read, in order.
+ * `toItem`). Before the first worker is up (starting one takes about a
+ * tenth of a second) this thread reads its turn's segment itself, and once
+ * the workers have kept it waiting STEAL_AFTER_MS (a worker slower than the
+ * appends), the next segment nobody has taken, so on two cores it does not
+ * sit idle while a worker parses. Progress reports bytes read, in order.
  *
  * The fingerprint: sha256 cannot be put together from hashes of parts, so the
  * workers post the very buffers they parsed (moved, not copied), and they go
@@ -127,6 +157,7 @@ export async function* readJsonlInWorkers(
   workerModule: URL,
   toItem: (doc: Json, line: number) => ReadItem,
   plan: WorkerPlan,
+  intoBatch?: IntoBatch,
 ): AsyncGenerator<ReadItem> {
   const {path, size} = source;
   const segments = Math.ceil(size / plan.segmentBytes);
@@ -165,10 +196,13 @@ export async function* readJsonlInWorkers(
 
   /**
    * The next message about `segment`, from whichever worker claimed it, or
-   * null once `instead` did some work of its own (it returns false when it
-   * has none) rather than wait.
+   * null once this thread did some work of its own instead: `readOwn` at
+   * once (it returns false when it has none), `readAhead` only once it has
+   * waited `stealAfter` for the workers.
    */
-  const take = async (segment: number, instead: () => boolean): Promise<SegmentMessage | null> => {
+  const stealAfter = plan.stealAfterMs ?? STEAL_AFTER_MS;
+  const take = async (segment: number, readOwn: () => boolean, readAhead: () => boolean): Promise<SegmentMessage | null> => {
+    let waitingSince = -1;
     for (let drained = false; ; ) {
       const queue = arrived.get(segment);
       if (queue?.length) {
@@ -179,7 +213,10 @@ export async function* readJsonlInWorkers(
         return m;
       }
       if (failure) throw failure;
-      if (instead()) return null;
+      if (readOwn()) return null;
+      const now = performance.now();
+      if (waitingSince < 0) waitingSince = now;
+      else if (now - waitingSince >= stealAfter && readAhead()) return null;
       if (running === 0) {
         // Messages a worker posted just before it ended may still be on their way: one more turn of the event loop for them.
         if (drained) throw new Error(`reading ${path}: the workers stopped before sending segment ${segment}`);
@@ -187,7 +224,12 @@ export async function* readJsonlInWorkers(
         await new Promise((resolve) => setImmediate(resolve));
         continue;
       }
-      await new Promise<void>((resolve) => (wake = resolve));
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        timer = setTimeout(resolve, stealAfter);
+      });
+      clearTimeout(timer);
     }
   };
 
@@ -204,7 +246,7 @@ export async function* readJsonlInWorkers(
     const next = Atomics.load(claimed, 0);
     if (next >= segments || (segment !== -1 && next !== segment)) return false;
     if (Atomics.compareExchange(claimed, 0, next, next + 1) !== next) return false;
-    ahead.set(next, readHere(source, next, plan.segmentBytes, toItem));
+    ahead.set(next, readHere(source, next, plan.segmentBytes, toItem, intoBatch));
     return true;
   };
   try {
@@ -217,7 +259,13 @@ export async function* readJsonlInWorkers(
           for (const [bytes, at] of here.bytes) source.give(bytes, at);
           for (const {item, offset} of here.items) {
             progress(offset);
-            yield "line" in item ? {...item, line: item.line + lineBase} : item;
+            if (item.kind === "batch") {
+              const b = item.batch;
+              for (let i = 0; i < b.count; i++) b.line[i] += lineBase;
+              yield item;
+            } else {
+              yield "line" in item ? {...item, line: item.line + lineBase} : item;
+            }
           }
           if (here.failure) throw here.failure;
           lineBase += here.lines;
@@ -226,8 +274,9 @@ export async function* readJsonlInWorkers(
           break;
         }
         // This thread reads a segment itself when it would otherwise wait: the turn's own segment if no worker
-        // has taken it (before any is up), else the next one nobody has taken, up to MAX_AHEAD (bounds memory).
-        const m = await take(segment, () => readNextHere(segment) || (ahead.size < MAX_AHEAD && readNextHere(-1)));
+        // has taken it (before any is up), else, once the workers have kept it waiting, the next one nobody has
+        // taken, up to MAX_AHEAD (bounds memory).
+        const m = await take(segment, () => readNextHere(segment), () => ahead.size < MAX_AHEAD && readNextHere(-1));
         if (m === null) continue;
         if (m.type === "end") {
           lineBase += m.lines;

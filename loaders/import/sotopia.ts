@@ -306,7 +306,7 @@ export function readDump(ctx: Pick<ReadContext, "onProgress" | "source">, plan =
   if (!Number.isInteger(workers) || workers < 0) throw new Error(`SOCIOMETER_IMPORT_WORKERS must be a whole number, not ${JSON.stringify(fromEnv)}`);
   const toItem = (doc: Json, line: number) => episodeItem(doc, line, false);
   if (workers === 0 || ctx.source.size < plan.minBytes) return readJsonl(ctx.source, ctx.onProgress, toItem);
-  return readJsonlInWorkers(ctx.source, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes});
+  return readJsonlInWorkers(ctx.source, ctx.onProgress, WORKER_MODULE, toItem, {workers, segmentBytes: plan.segmentBytes}, dumpIntoBatch);
 }
 
 async function* readSotopia(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {

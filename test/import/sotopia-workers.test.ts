@@ -9,9 +9,9 @@ import {closeSync, openSync, readFileSync, utimesSync, writeFileSync} from "node
 import {join} from "node:path";
 import {ImportError} from "../../loaders/import/errors.js";
 import {readLines, readSegmentLines} from "../../loaders/import/files.js";
-import {readJsonlInWorkers} from "../../loaders/import/jsonl-workers.js";
+import {readJsonlInWorkers, type IntoBatch} from "../../loaders/import/jsonl-workers.js";
 import type {ReadItem} from "../../loaders/import/records.js";
-import {episodeItem} from "../../loaders/import/sotopia.js";
+import {dumpIntoBatch, episodeItem} from "../../loaders/import/sotopia.js";
 import {SourceFile} from "../../loaders/import/source-file.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {dumpReading} from "../../loaders/import/sotopia.js";
@@ -247,6 +247,81 @@ describe("the reading thread while a worker parses", () => {
     const firstBatch = seen.findIndex((s) => s.kind === "batch");
     expect(firstBatch).toBeGreaterThanOrEqual(0);
     expect(seen.slice(firstBatch).some((s) => s.kind === "episode")).toBe(true);
+  });
+});
+
+describe("the reading thread's own segments", () => {
+  it("go into batches as the worker's do, every line once and in order, rejects in their places", async () => {
+    // The slow worker (20 ms a line) leaves most segments to this thread, which reads ahead as soon as it would wait.
+    const lines: string[] = [];
+    const expected: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const id = `h${String(i).padStart(2, "0")}`;
+      const bad = i % 10 === 9;
+      lines.push(JSON.stringify(dumpRecord(id, bad ? {raw_rewards: [[1, {goal: 11}], [1, {goal: 3}]]} : {})));
+      expected.push(`${i + 1} ${bad ? "reject raw_rewards[0][1].goal" : id}`);
+    }
+    const path = writeFile(tempDir(), "mixed.jsonl", lines.join("\n") + "\n");
+    const source = SourceFile.untracked(path);
+    const here: number[] = [];
+    const intoBatchHere: IntoBatch = (doc, line, batch) => {
+      here.push(line);
+      return dumpIntoBatch(doc, line, batch);
+    };
+    const seen: string[] = [];
+    try {
+      const segmentBytes = lines.reduce((least, l) => Math.min(least, l.length), Infinity);
+      const plan = {workers: 1, segmentBytes, stealAfterMs: 0};
+      const toItem = (doc: Parameters<typeof episodeItem>[0], line: number) => episodeItem(doc, line, false);
+      for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), toItem, plan, intoBatchHere)) {
+        if (item.kind === "batch") for (let i = 0; i < item.batch.count; i++) seen.push(`${item.batch.line[i]} ${item.batch.episodes.episode_id[i]}`);
+        else if (item.kind === "reject") seen.push(`${item.line} reject ${item.field}`);
+        else seen.push(`${item.kind} on this thread`);
+      }
+    } finally {
+      source.close();
+    }
+    // No episode comes as a record: this thread's lines went into batches too.
+    expect(seen).toEqual(expected);
+    expect(here.length).toBeGreaterThan(10);
+  });
+});
+
+describe("the reading thread while a worker keeps up", () => {
+  it("reads no segment ahead until the workers have kept it waiting stealAfterMs", async () => {
+    // As above (this thread 5 ms a line, the worker 20 ms), but it may read ahead only after a minute of waiting:
+    // once the worker is up, the worker parses every line but those of a turn nobody had claimed yet.
+    const records = Array.from({length: 60}, (_, i) => dumpRecord(`k${String(i).padStart(2, "0")}`));
+    const path = writeFile(tempDir(), "patient.jsonl", jsonl(records));
+    const source = SourceFile.untracked(path);
+    const kinds: ReadItem["kind"][] = [];
+    const lines: number[] = [];
+    try {
+      const segmentBytes = records.reduce((least, r) => Math.min(least, JSON.stringify(r).length), Infinity);
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      const slowly = (doc: Parameters<typeof episodeItem>[0], line: number) => {
+        Atomics.wait(pause, 0, 0, 5);
+        return episodeItem(doc, line, false);
+      };
+      const plan = {workers: 1, segmentBytes, stealAfterMs: 60_000};
+      for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), slowly, plan)) {
+        if (item.kind === "batch") {
+          for (let i = 0; i < item.batch.count; i++) kinds.push("batch"), lines.push(item.batch.line[i]);
+        } else if (item.kind === "episode") {
+          kinds.push("episode");
+          lines.push(item.line);
+        }
+      }
+    } finally {
+      source.close();
+    }
+    expect(lines).toEqual(records.map((_, i) => i + 1));
+    const firstBatch = kinds.indexOf("batch");
+    expect(firstBatch).toBeGreaterThanOrEqual(0);
+    // Taking whatever nobody had claimed whenever it caught up (stealAfterMs 0), this thread read 30 of the 60 lines
+    // after the worker's first; now only a turn's own line that it found unclaimed in the moment the worker moved on:
+    // 0-2 on a quiet machine, 3 at load 8 (the worker slower to claim its next segment), never near 30.
+    expect(kinds.slice(firstBatch).filter((k) => k === "episode").length).toBeLessThanOrEqual(6);
   });
 });
 
