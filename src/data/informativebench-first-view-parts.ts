@@ -23,7 +23,7 @@ export interface IbParts {
   settingsCounts: readonly Row[];
   /** Episode ids with plan updates (the records whose scores Table 4 reads). */
   planEpisodes: ReadonlySet<string>;
-  /** IB_RESULTS_SQL's rows one (model, dataset) at a time, in orderBy's order. */
+  /** IB_RESULTS_SQL's rows in orderBy's order, in pieces that each hold one (model, dataset)'s rows or part of them (a question's, say). */
   results: () => AsyncIterable<Row[]>;
   /** IB_PLAN_UPDATES_SQL's rows one episode at a time, in orderBy's order. */
   updates: () => AsyncIterable<Row[]>;
@@ -58,7 +58,7 @@ export async function ibFirstViewByParts(parts: IbParts): Promise<IbFirstView> {
   // One record per question and gold answer, in the records' order: goldChecks reads nothing else of the rest.
   const goldRecords = new Map<string, IbResultRow>();
 
-  for await (const part of parts.results()) {
+  for await (const part of byModelAndDataset(parts.results())) {
     const rows = orderBy(part as unknown as IbResultRow[], ["question_id", "episode_id"]);
     const {model, dataset} = rows[0]!;
     models.add(model);
@@ -127,4 +127,19 @@ export async function ibFirstViewByParts(parts: IbParts): Promise<IbFirstView> {
     for (const fixed of IB_CHOICES.fixed) views.gold[goldKey({easy, fixed})] = goldChecks(golden, stored, {easy, fixed});
   }
   return {results: records, schedules: parts.schedules.length, options: DEFAULT_IB_OPTIONS, table: ibLookup(views, DEFAULT_IB_OPTIONS).table, views};
+}
+
+/** The pieces joined into one array per (model, dataset): pieces are read into Arrow a few at a time, so a part is held once, as JavaScript rows. */
+async function* byModelAndDataset(pieces: AsyncIterable<Row[]>): AsyncGenerator<Row[]> {
+  let part: Row[] = [];
+  for await (const piece of pieces) {
+    if (!piece.length) continue;
+    const first = piece[0]!;
+    if (part.length && (part[0]!.model !== first.model || part[0]!.dataset !== first.dataset)) {
+      yield part;
+      part = [];
+    }
+    for (const r of piece) part.push(r);
+  }
+  if (part.length) yield part;
 }

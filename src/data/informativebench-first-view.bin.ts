@@ -18,7 +18,8 @@ const settingsColumns = IB_SETTINGS.map((x) => x.key).join(", ");
 
 await emitFirstViewPack({
   ib_first: {view: async (rowsOf, partsOf, summaryOf) => {
-    const results = await partsOf(IB_RESULTS_SQL, ["model", "dataset"]);
+    // By question, so parquet-wasm's Arrow copy holds one read (at most 20,000 rows, partsOf), not the largest part's 100k at ×100.
+    const results = await partsOf(IB_RESULTS_SQL, ["model", "dataset", "question_id"]);
     const updates = await partsOf(IB_PLAN_UPDATES_SQL, ["episode_id"]);
     return ibFirstViewByParts({
       settingsCounts: await summaryOf(IB_RESULTS_SQL, (source) => `SELECT dataset, ${settingsColumns}, count(*)::DOUBLE AS records FROM ${source} GROUP BY ALL`),
