@@ -80,9 +80,10 @@ export const IB_CHOICES = {
 } as const satisfies {match: readonly MatchMode[]; settings: readonly Table3Settings[]; base: readonly string[]; easy: readonly EasyOverlap[]; fixed: readonly FixedRule[]};
 
 type IbTableChoice = Pick<IbOptions, "match" | "settings" | "base">;
-const tableKey = (o: IbTableChoice) => `${o.match}/${o.settings}/${o.base}`;
-const ablationKey = (o: Pick<IbOptions, "match" | "base">) => `${o.match}/${o.base}`;
-const goldKey = (v: VerifierOptions) => `${v.easy}/${v.fixed}`;
+/** The keys of IbOptionViews' tables, ablations and gold checks. */
+export const tableKey = (o: IbTableChoice) => `${o.match}/${o.settings}/${o.base}`;
+export const ablationKey = (o: Pick<IbOptions, "match" | "base">) => `${o.match}/${o.base}`;
+export const goldKey = (v: VerifierOptions) => `${v.easy}/${v.fixed}`;
 
 /** InfoNav's own options at the page's defaults, and every backend chosen: the Table 4 the views hold per match. */
 const isDefaultInfoNav = (o: Pick<IbOptions, "rightAt" | "average" | "perUpdate" | "fake">, models: readonly string[]) =>

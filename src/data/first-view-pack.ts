@@ -30,7 +30,7 @@ import {withStore} from "./store.js";
 export type PackTable =
   | string
   | {from: string; sql: (source: string) => string}
-  | {view: (rowsOf: (sql: string) => Promise<Row[]>, partsOf: PartsOf) => unknown | Promise<unknown>}
+  | {view: (rowsOf: (sql: string) => Promise<Row[]>, partsOf: PartsOf, summaryOf: SummaryOf) => unknown | Promise<unknown>}
   | {columns: (rowsOf: (sql: string) => Promise<Row[]>) => PackColumns | Promise<PackColumns>};
 
 /**
@@ -41,6 +41,13 @@ export type PackTable =
  * run of rows), or the parts are refused. `read` may be called more than once.
  */
 export type PartsOf = (sql: string, by: readonly string[]) => Promise<{parts: number; read: () => AsyncGenerator<Row[]>}>;
+
+/**
+ * The rows of a summary of `from`'s result, whose SQL reads that result as
+ * `source`: counts and the like a view needs before it reads the parts, taken
+ * from the same (redacted) rows the parts hold.
+ */
+export type SummaryOf = (from: string, sql: (source: string) => string) => Promise<Row[]>;
 
 /** Per-row values the page's functions computed (scores, say), as numeric or text columns: an Arrow table, not a JSON view, because it grows with the rows. */
 export type PackColumns = Record<string, number[] | (string | null)[]>;
@@ -68,13 +75,40 @@ async function partsOfResult(store: Store, dir: string, sql: string, by: readonl
   return {
     parts: groups.length,
     read: async function* () {
-      for (const g of groups) {
+      for (const batch of readBatches(groups)) {
+        const first = batch[0]!, last = batch[batch.length - 1]!;
         // Row numbers, written here from integers DuckDB counted: nothing from the store's text enters the SQL.
-        await exportQuery(store.conn, `SELECT * EXCLUDE (file_row_number) FROM ${source} WHERE file_row_number BETWEEN ${Number(g.first)} AND ${Number(g.last)} ORDER BY file_row_number`, part, "parquet");
-        yield decodeIpcRows(readParquet(readFileSync(part)).intoIPCStream());
+        await exportQuery(store.conn, `SELECT * EXCLUDE (file_row_number) FROM ${source} WHERE file_row_number BETWEEN ${Number(first.first)} AND ${Number(last.last)} ORDER BY file_row_number`, part, "parquet");
+        const read = decodeIpcRows(readParquet(readFileSync(part)).intoIPCStream());
+        let at = 0;
+        for (const g of batch) {
+          yield read.slice(at, at + Number(g.n));
+          at += Number(g.n);
+        }
       }
     },
   };
+}
+
+/** Rows read back at once at most, unless one group has more: small groups (a plan's updates, say) share one read, not one export each. */
+const BATCH_ROWS = 20_000;
+
+/** Groups that follow one another in the file, gathered into reads of at most BATCH_ROWS rows (a larger group alone). */
+function readBatches<G extends {first: number; last: number; n: number}>(groups: readonly G[]): G[][] {
+  const batches: G[][] = [];
+  let batch: G[] = [], rowsIn = 0;
+  for (const g of groups) {
+    const follows = batch.length > 0 && Number(g.first) === Number(batch[batch.length - 1]!.last) + 1;
+    if (batch.length && (!follows || rowsIn + Number(g.n) > BATCH_ROWS)) {
+      batches.push(batch);
+      batch = [];
+      rowsIn = 0;
+    }
+    batch.push(g);
+    rowsIn += Number(g.n);
+  }
+  if (batch.length) batches.push(batch);
+  return batches;
 }
 
 /**
@@ -104,7 +138,8 @@ export async function emitFirstViewPack(tables: Readonly<Record<string, PackTabl
         // The rows as the browser would decode them from the same query, then the page's own functions.
         const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
         if (typeof table === "object" && "view" in table) {
-          entries.push({name, ipc: encodeView(await table.view(rowsOf, (sql, by) => partsOfResult(store, dir, sql, by)))});
+          const summaryOf: SummaryOf = async (from, sql) => rows<Row>(store.conn, sql(`read_parquet(${quoted(await sharedResult(store, from))})`));
+          entries.push({name, ipc: encodeView(await table.view(rowsOf, (sql, by) => partsOfResult(store, dir, sql, by), summaryOf))});
           continue;
         }
         if (typeof table === "object" && "columns" in table) {

@@ -219,13 +219,25 @@ const distance = (a: string, b: string) => [...a].filter((c, i) => c !== b[i]).l
 
 /** Per dataset, the base settings combination under a BaseSpec. */
 export function baseSettings(rows: readonly IbResultRow[], spec: BaseSpec = {kind: "majority"}): Map<string, BaseChoice> {
+  return baseChoices(settingsCounts(rows), spec);
+}
+
+/** Records per dataset and settings combination (settingsKey): all that baseSettings reads of the records. */
+export function settingsCounts(rows: Iterable<IbSettings & {dataset: string}>): Map<string, Map<string, number>> {
   const counts = new Map<string, Map<string, number>>();
-  for (const r of rows) {
-    const byKey = counts.get(r.dataset) ?? new Map<string, number>();
-    const k = settingsKey(r);
-    byKey.set(k, (byKey.get(k) ?? 0) + 1);
-    counts.set(r.dataset, byKey);
-  }
+  for (const r of rows) addSettingsCount(counts, r.dataset, settingsKey(r), 1);
+  return counts;
+}
+
+/** Adds `n` records of `dataset` with settings `key` to `counts`. */
+export function addSettingsCount(counts: Map<string, Map<string, number>>, dataset: string, key: string, n: number): void {
+  const byKey = counts.get(dataset) ?? new Map<string, number>();
+  byKey.set(key, (byKey.get(key) ?? 0) + n);
+  counts.set(dataset, byKey);
+}
+
+/** Per dataset, the base settings combination under a BaseSpec, from the records' settingsCounts. */
+export function baseChoices(counts: ReadonlyMap<string, ReadonlyMap<string, number>>, spec: BaseSpec = {kind: "majority"}): Map<string, BaseChoice> {
   const out = new Map<string, BaseChoice>();
   for (const [dataset, byKey] of counts) {
     const paper = settingsKey(paperBase(dataset));
@@ -301,19 +313,20 @@ const groupBy = <T>(items: readonly T[], key: (t: T) => string): Map<string, T[]
   return out;
 };
 
+/** A Table 3 column: the dataset, its metric (its first record's) and the records it pools under `settings`. */
+export function table3Column(dataset: string, metric: IbMetric, choice: BaseChoice, settings: Table3Settings): Table3Column {
+  return {
+    dataset, metric,
+    settings: settings === "all" ? "all settings" : `${settingsLabel(settingsOfKey(choice.key))} (${choice.how})`,
+    tie: settings === "all" ? null : choice.tiedWith.length ? choice.how : null,
+  };
+}
+
 /** iAgents Table 3: per backend model and dataset, the dataset's metric averaged over its questions, with n. */
 export function table3(scored: readonly IbScoredRow[], {settings = "majority", base: spec = {kind: "majority"}}: {settings?: Table3Settings; base?: BaseSpec} = {}): Table3 {
   const base = baseSettings(scored, spec);
   const used = settings === "all" ? scored : scored.filter((r) => base.get(r.dataset)!.key === settingsKey(r));
-  const columns = datasetOrder(scored.map((r) => r.dataset)).map((dataset) => {
-    const choice = base.get(dataset)!;
-    return {
-      dataset,
-      metric: scored.find((r) => r.dataset === dataset)!.metric,
-      settings: settings === "all" ? "all settings" : `${settingsLabel(settingsOfKey(choice.key))} (${choice.how})`,
-      tie: settings === "all" ? null : choice.tiedWith.length ? choice.how : null,
-    };
-  });
+  const columns = datasetOrder(scored.map((r) => r.dataset)).map((dataset) => table3Column(dataset, scored.find((r) => r.dataset === dataset)!.metric, base.get(dataset)!, settings));
   const models = [...new Set(scored.map((r) => r.model))].sort();
   const groups = groupBy(used, (r) => `${r.model}\u0000${r.dataset}`);
   const cells: Table3Cell[] = [];
@@ -380,13 +393,17 @@ export function ablations(scored: readonly IbScoredRow[], {base: spec = {kind: "
       });
     }
   }
-  // Datasets in Table 3 order, then models and variants by name.
-  const rank = new Map(datasetOrder(scored.map((r) => r.dataset)).map((d, i) => [d, i]));
-  return out.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)! || a.model.localeCompare(b.model) || a.variant.localeCompare(b.variant));
+  return sortAblations(out, datasetOrder(scored.map((r) => r.dataset)));
+}
+
+/** Ablation rows in the order of `datasets` (Table 3's), then models and variants by name; sorts `rows` in place. */
+export function sortAblations(rows: AblationRow[], datasets: readonly string[]): AblationRow[] {
+  const rank = new Map(datasets.map((d, i) => [d, i]));
+  return rows.sort((a, b) => rank.get(a.dataset)! - rank.get(b.dataset)! || a.model.localeCompare(b.model) || a.variant.localeCompare(b.variant));
 }
 
 /** The settings that some record turns on and another off: the ones an ablation can compare. */
-export function varyingSettings(rows: readonly IbResultRow[]): IbSettingKey[] {
+export function varyingSettings(rows: readonly IbSettings[]): IbSettingKey[] {
   return IB_SETTINGS.filter((x) => rows.some((r) => r[x.key]) && rows.some((r) => !r[x.key])).map((x) => x.key);
 }
 
@@ -548,8 +565,14 @@ export function infoNavBehaviour(
   scored: readonly IbScoredRow[], updates: readonly PlanUpdateRow[], consensus: readonly ConsensusRow[],
   {rightAt = 1, average = "plan", perUpdate = "solving", fake = "unsolved"}: InfoNavOptions = {},
 ): InfoNavRow[] {
-  const score = new Map(scored.map((r) => [r.episode_id, r.score]));
-  const plans = plansOf(scored, updates, consensus, fake);
+  return infoNavOfPlans(plansOf(scored, updates, consensus, fake), new Map(scored.map((r) => [r.episode_id, r.score])), {rightAt, average, perUpdate});
+}
+
+/** Table 4 from the plans' counts (planCounts) and the score of each plan's record by episode id: infoNavBehaviour once the plans are counted. */
+export function infoNavOfPlans(
+  plans: readonly PlanCounts[], score: ReadonlyMap<string, number>,
+  {rightAt = 1, average = "plan", perUpdate = "solving"}: Omit<InfoNavOptions, "fake"> = {},
+): InfoNavRow[] {
   const right = plans.filter((p) => score.get(p.episode_id)! >= rightAt);
   const wrong = plans.filter((p) => score.get(p.episode_id)! < rightAt);
   return [infoNavRow("right", right, average, perUpdate), infoNavRow("wrong", wrong, average, perUpdate), infoNavRow("all", plans, average, perUpdate)];
@@ -557,7 +580,12 @@ export function infoNavBehaviour(
 
 /** What the reader of Table 4 should know about the trajectories: plans whose rationales vanish between updates. */
 export function infoNavWarnings(scored: readonly IbScoredRow[], updates: readonly PlanUpdateRow[]): string[] {
-  const plans = plansOf(scored, updates, [], "unsolved").filter((p) => p.vanished > 0);
+  return vanishedWarnings(plansOf(scored, updates, [], "unsolved"));
+}
+
+/** infoNavWarnings from the plans' counts (planCounts). */
+export function vanishedWarnings(counted: readonly PlanCounts[]): string[] {
+  const plans = counted.filter((p) => p.vanished > 0);
   if (!plans.length) return [];
   const total = plans.reduce((s, p) => s + p.vanished, 0);
   return [`${plans.length} plan(s) drop ${total} rationale(s) from one update to the next (renamed when filled?); each name counts as its own rationale, e.g. ${plans.slice(0, 3).map((p) => `${p.episode_id} plan ${p.plan}`).join(", ")}`];
