@@ -1,7 +1,8 @@
 // The DuckDB store: opening it, migrating its schema, and small query helpers.
 
 import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
-import {basename, resolve} from "node:path";
+import {realpathSync} from "node:fs";
+import {basename, dirname, join, resolve} from "node:path";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {assertKnownMigrations, assertSchemaMatches, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
 
@@ -28,16 +29,75 @@ export interface Store {
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
+/**
+ * The store files this process has open, and whether for writing. DuckDB's
+ * file lock is per process, so a second instance of a file already open here
+ * opens without complaint, and whichever closes last writes its own state over
+ * the other's: rows written through one are silently gone (measured with
+ * @duckdb/node-api 1.5). Such an open is refused instead.
+ */
+const openHere = new Map<string, {writers: number; readers: number}>();
+
+/** The file's canonical name, so two spellings of one path (`./x`, a symlink) count as one; the file may not exist yet. */
+function canonicalStorePath(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    try {
+      return join(realpathSync(dirname(absolute)), basename(absolute));
+    } catch {
+      return absolute;
+    }
+  }
+}
+
+/** Counts an open of `path`, or throws if it would be a second instance of a file open for writing in this process. */
+function claimStoreFile(path: string, readOnly: boolean): () => void {
+  if (path === ":memory:" || path === "") return () => {};
+  const key = canonicalStorePath(path);
+  const held = openHere.get(key) ?? {writers: 0, readers: 0};
+  if (held.writers > 0 || (!readOnly && held.readers > 0)) {
+    throw new Error(
+      `${path}: the store is already open ${held.writers > 0 ? "for writing" : "read-only"} in this process; ` +
+        "a second DuckDB instance of the same file would lose one side's writes. Use the open store, or close it first.",
+    );
+  }
+  if (readOnly) held.readers++;
+  else held.writers++;
+  openHere.set(key, held);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (readOnly) held.readers--;
+    else held.writers--;
+    if (held.readers === 0 && held.writers === 0) openHere.delete(key);
+  };
+}
+
 /** Opens the store at `path`: read-write creates and migrates it; read-only refuses a store that needs migrating. */
 export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
-  const instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
-  const conn = await instance.connect();
+  const release = claimStoreFile(path, readOnly);
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  try {
+    instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
+    conn = await instance.connect();
+  } catch (e) {
+    release();
+    throw e;
+  }
   let reader: Promise<DuckDBConnection> | null = null;
   let readerConn: DuckDBConnection | null = null;
   const close = () => {
-    readerConn?.closeSync();
-    conn.closeSync();
-    instance.closeSync();
+    try {
+      readerConn?.closeSync();
+      conn.closeSync();
+      instance.closeSync();
+    } finally {
+      release();
+    }
   };
   let migrated: string[] = [];
   try {
