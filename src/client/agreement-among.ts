@@ -30,18 +30,37 @@ export class AmongAnnotators {
   /** Per pattern · 2 + who played (1: a person): the instances with it. */
   private readonly byPattern: Float64Array;
   private readonly kappas = new Map<number, Kappa[]>();
+  /** How many of the annotators' instances are counted so far: the worker counts them a slice per step (countSome). */
+  private counted = 0;
 
   constructor(private readonly humans: HumanScores, private readonly at: InstanceCells) {
     this.cells = (at.L + 1) * 3;
     this.scored = new Float64Array(this.cells);
     this.items = new Float64Array(this.cells);
-    const {size} = humans.patternStats();
-    this.byPattern = new Float64Array(size.length * 2);
-    countScored(humans.present, size, humans.pattern, at, this.scored, this.items, this.byPattern);
+    this.byPattern = new Float64Array(humans.patternStats().size.length * 2);
+  }
+
+  /**
+   * Counts up to `most` more of the annotators' instances; returns whether
+   * every one is counted. The counts are whole numbers, so slices add up to
+   * the one pass's counts exactly.
+   */
+  countSome(most: number): boolean {
+    const {present, pattern} = this.humans;
+    const to = Math.min(present.length, this.counted + most);
+    if (to > this.counted) countScored(present, this.counted, to, this.humans.patternStats().size, pattern, this.at, this.scored, this.items, this.byPattern);
+    this.counted = to;
+    return to === present.length;
+  }
+
+  /** Whether every instance is counted and kappa for k bins is kept: a view with an annotator as A then costs its pairing only. */
+  ready(bins: number): boolean {
+    return this.counted === this.humans.present.length && this.kappas.has(bins);
   }
 
   /** Whether a cell has an instance any annotator scored: the library leaves out empty model / human rows. */
   has(cell: number): boolean {
+    this.countSome(Infinity);
     return this.scored[cell]! > 0;
   }
 
@@ -50,6 +69,7 @@ export class AmongAnnotators {
     const known = this.kappas.get(bins);
     if (known) return known;
     if (!(Number.isInteger(bins) && bins >= 2)) throw new Error(`kappa needs at least 2 bins, got ${bins}`);
+    this.countSome(Infinity);
     const {agreeing, size} = this.humans.binned(bins);
     const {dimension} = this.humans.patternStats();
     const {listed, L} = this.at;
@@ -79,11 +99,11 @@ export class AmongAnnotators {
   }
 }
 
-/** Per cell, the instances with a score and those with two or more (the pattern's size); per (pattern, who played), the instances. */
-function countScored(present: Int32Array, size: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
+/** Over present[from … to): per cell, the instances with a score and those with two or more (the pattern's size); per (pattern, who played), the instances. */
+function countScored(present: Int32Array, from: number, to: number, size: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
   const {dimension, playedByHuman, listed, L} = at;
   const pooled = L * 3;
-  for (let j = 0; j < present.length; j++) {
+  for (let j = from; j < to; j++) {
     const i = present[j]!;
     const two = size[pattern[i]!]! >= 2 ? 1 : 0;
     const h = playedByHuman[i]!;
