@@ -14,7 +14,7 @@ import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
 import {AmongAnnotators} from "./agreement-among.js";
-import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
+import {ALL, Pairing, PairingPass, PASS_SLICE, PLAYED} from "./agreement-pairing.js";
 import {NumberIds, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
@@ -71,12 +71,14 @@ export class AgreementEngine {
   private readonly humanScores = new Map<number, HumanScores>();
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
+  private readonly passes = new Map<string, PairingPass>();
   private readonly views = new Map<string, AgreementView>();
   private amongAnnotators?: AmongAnnotators;
   /** The view being computed ahead, step by step. */
   private ahead?: {options: ViewOptions; steps: Generator<void, void>};
 
-  constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
+  /** `slices`: how much one step ahead walks of a pairing's candidates and of the annotators' instances (tests take small ones). */
+  constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[], private readonly slices = {pass: PASS_SLICE, among: AMONG_SLICE}) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
       const at = dimensionKeys.indexOf(d.key);
       return at < 0 ? dimensionKeys.length : at;
@@ -126,14 +128,24 @@ export class AgreementEngine {
     });
   }
 
-  /** pairInstances(rows, a, b), kept for the next calls. */
-  private pairing(a: RaterChoice, b: RaterChoice): Pairing {
-    return keep(this.pairings, JSON.stringify([a, b]), 3, () => {
+  /** The pass of pairInstances(rows, a, b) as far as the steps ahead took it, kept until its pairing is made. */
+  private pass(a: RaterChoice, b: RaterChoice): PairingPass {
+    return keep(this.passes, pairKey(a, b), 2, () => {
       const codeA = this.code(a);
       // Leaving A out of the humans matters only when A is one of them.
       const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
       const side = (code: number) => (code === NO_RATER ? null : this.scores(code));
-      return new Pairing(this, side(codeA), side(this.code(b)), humans);
+      return new PairingPass(this, side(codeA), side(this.code(b)), humans);
+    });
+  }
+
+  /** pairInstances(rows, a, b), kept for the next calls. */
+  private pairing(a: RaterChoice, b: RaterChoice): Pairing {
+    const key = pairKey(a, b);
+    return keep(this.pairings, key, 3, () => {
+      const pass = this.pass(a, b);
+      this.passes.delete(key);
+      return new Pairing(this, pass);
     });
   }
 
@@ -220,7 +232,7 @@ export class AgreementEngine {
       if (next !== neighbours[0] && this.annotator.includes(1) && !this.among().ready(options.bins)) {
         const among = this.among();
         if (among.countSome(0)) among.kappa(options.bins);
-        else among.countSome(AMONG_SLICE);
+        else among.countSome(this.slices.among);
         return STEP;
       }
       this.ahead = {options: next, steps: this.steps(next)};
@@ -248,12 +260,17 @@ export class AgreementEngine {
       this.scores(code);
       yield;
     }
+    if (!this.pairings.has(pairKey(a, b))) {
+      const pass = this.pass(a, b);
+      yield;
+      while (!pass.advance(this.slices.pass)) yield;
+    }
     const p = this.pairing(a, b);
     yield;
     yield* p.steps(bins, basis);
     if (annotatorA) {
       const among = this.among();
-      while (!among.countSome(AMONG_SLICE)) yield;
+      while (!among.countSome(this.slices.among)) yield;
       among.kappa(bins);
       yield;
     }
@@ -336,6 +353,8 @@ function nonDecreasing(values: Int32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
   return true;
 }
+
+const pairKey = (a: RaterChoice, b: RaterChoice): string => JSON.stringify([a, b]);
 
 const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
 

@@ -8,7 +8,7 @@ import {AmongAnnotators} from "../../src/client/agreement-among.js";
 import {columnsFromScores} from "../../src/client/agreement-columns.js";
 import {AgreementEngine, STEP} from "../../src/client/agreement-engine.js";
 import {HumanScores, humanRows} from "../../src/client/agreement-humans.js";
-import {HUMANS, kappaAmongAllAnnotators, pairInstances, agreementTable, type RaterScore} from "../../src/lib/agreement.js";
+import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
@@ -92,5 +92,74 @@ describe("AgreementEngine.prefetchStep", () => {
     let finished: unknown = STEP;
     while (finished === STEP) finished = engine.prefetchStep(start);
     expect(finished).toEqual({...start, a: {rater: "llama"}});
+  });
+});
+
+/** The paths where two values differ (numbers by Object.is, NaN equal to NaN). */
+function differences(x: unknown, y: unknown, at = "", out: string[] = []): string[] {
+  if (typeof y === "number") {
+    if (!(typeof x === "number" && (Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))))) out.push(`${at}: ${String(x)} ≠ ${y}`);
+  } else if (y !== null && typeof y === "object") {
+    for (const key of Object.keys(y)) differences((x as Record<string, unknown>)?.[key], (y as Record<string, unknown>)[key], `${at}.${key}`, out);
+  } else if (x !== y) out.push(`${at}: ${String(x)} ≠ ${String(y)}`);
+  return out;
+}
+
+function libraryTable(rows: readonly RaterScore[], options: {a: RaterChoice; b: RaterChoice; bins: number; basis: "dimension" | "annotators"}) {
+  const table = agreementTable(pairInstances(rows, options.a, options.b), KEYS, {bins: options.bins, basis: options.basis});
+  return kappaAmongAllAnnotators(table, rows, options.a, KEYS, {bins: options.bins, basis: options.basis});
+}
+
+describe("AgreementEngine.prefetchStep, a pairing's pass in slices", () => {
+  it("walks a pairing's candidates a slice per step; a request for another pairing in the middle leaves it to resume, one for the same finishes it; every table is the library's to the last bit", () => {
+    const rows = scores();
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS, {pass: 50, among: 100});
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    let step = engine.prefetchStep(start);
+    while (step === STEP) step = engine.prefetchStep(start);
+    expect(step).toEqual({...start, basis: "annotators"});
+    // Kappa among every annotator: 840 instances in slices of 100 (9 steps), then kappa for k = 5.
+    for (let s = 0; s < 10; s++) expect(engine.prefetchStep(start)).toBe(STEP);
+    expect(engine.annotatorsKappaReady(5)).toBe(true);
+    // A = llama: the annotators' scores, llama's, the pass begun, then 5 of its 17 slices of 50 (llama scored all 840 instances).
+    for (let s = 0; s < 8; s++) expect(engine.prefetchStep(start)).toBe(STEP);
+    const other = {...start, b: {rater: "annotator-3"}, bins: 4} as const;
+    expect(differences(engine.view(other).table, libraryTable(rows, other))).toEqual([]);
+    for (let s = 0; s < 3; s++) expect(engine.prefetchStep(start)).toBe(STEP);
+    const same = {...start, a: {rater: "llama"}, bins: 3} as const;
+    expect(differences(engine.view(same).table, libraryTable(rows, same))).toEqual([]);
+    // The pairing is made: the rest of A = llama's view takes its parts (sums, correlations, ranges, kappa, within, histograms), not the other 9 slices.
+    const taken: unknown[] = [];
+    for (let s = engine.prefetchStep(start); ; s = engine.prefetchStep(start)) {
+      taken.push(s);
+      if (s !== STEP) break;
+    }
+    expect(taken).toEqual([...Array<string>(6).fill(STEP), {...start, a: {rater: "llama"}}]);
+    expect(differences(engine.view({...start, a: {rater: "llama"}}).table, libraryTable(rows, {...start, a: {rater: "llama"}}))).toEqual([]);
+  });
+
+  it("gives the one pass's pairing when every pass runs in slices of one candidate, for every pair of raters", () => {
+    const rows = scores();
+    const choices: RaterChoice[] = [HUMANS, {rater: "gpt-4"}, {rater: "llama"}, {rater: "annotator-1"}, {rater: "annotator-2"}];
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    for (const a of choices.slice(1)) {
+      for (const b of choices) {
+        if (a === b) continue;
+        const options = {a, b, bins: 5, basis: "annotators"} as const;
+        const engine = new AgreementEngine(columnsFromScores(rows), KEYS, {pass: 1, among: 1});
+        engine.view(start);
+        // Computed ahead as the first neighbour of the same raters on the other basis: every step of its pass one candidate long.
+        const focus = {...options, basis: "dimension"} as const;
+        let steps = 0;
+        while (!engine.ready(options)) {
+          expect(engine.prefetchStep(focus)).not.toBeNull();
+          steps++;
+        }
+        // At least one step per candidate (the named side with fewer instances: an annotator's 630 of 840, gpt-4's or llama's 840), unless the starting view made the pairing.
+        if (JSON.stringify([a, b]) !== JSON.stringify([start.a, start.b])) expect(steps).toBeGreaterThan(630);
+        expect(differences(engine.view(options).table, libraryTable(rows, options)), JSON.stringify(options)).toEqual([]);
+      }
+    }
   });
 });
