@@ -5,7 +5,7 @@
 
 import type {Kappa} from "../lib/agreement.js";
 import {ExactSum} from "../lib/agreement-sums.js";
-import type {HumanScores} from "./agreement-humans.js";
+import type {HumanScores, PatternStats} from "./agreement-humans.js";
 
 /** Per instance of the columns, its cell as a Pairing numbers cells: listed dimension × 3, plus 1 + whether a person played the agent. */
 export interface InstanceCells {
@@ -47,10 +47,13 @@ export class AmongAnnotators {
    */
   countSome(most: number): boolean {
     const {present, pattern} = this.humans;
+    if (this.counted === present.length) return true;
     const to = Math.min(present.length, this.counted + most);
-    if (to > this.counted) countScored(present, this.counted, to, this.humans.patternStats().size, pattern, this.at, this.scored, this.items, this.byPattern);
+    countByPattern(present, this.counted, to, pattern, this.at.playedByHuman, this.byPattern);
     this.counted = to;
-    return to === present.length;
+    if (to < present.length) return false;
+    cellCounts(this.byPattern, this.humans.patternStats(), this.at, this.scored, this.items);
+    return true;
   }
 
   /** Whether every instance is counted and kappa for k bins is kept: a view with an annotator as A then costs its pairing only. */
@@ -99,26 +102,41 @@ export class AmongAnnotators {
   }
 }
 
-/** Over present[from … to): per cell, the instances with a score and those with two or more (the pattern's size); per (pattern, who played), the instances. */
-function countScored(present: Int32Array, from: number, to: number, size: Int32Array, pattern: Int32Array, at: InstanceCells, scored: Float64Array, items: Float64Array, byPattern: Float64Array): void {
-  const {dimension, playedByHuman, listed, L} = at;
-  const pooled = L * 3;
+/** Over present[from … to): the instances per (pattern, who played), the one count a cell's counts follow from. */
+function countByPattern(present: Int32Array, from: number, to: number, pattern: Int32Array, playedByHuman: Uint8Array, byPattern: Float64Array): void {
   for (let j = from; j < to; j++) {
     const i = present[j]!;
-    const two = size[pattern[i]!]! >= 2 ? 1 : 0;
-    const h = playedByHuman[i]!;
-    const p = 1 + h;
-    byPattern[pattern[i]! * 2 + h]++;
-    const own = listed[dimension[i]!]! * 3 + p;
-    if (own < pooled) {
-      scored[own - p]++;
-      items[own - p] += two;
-      scored[own]++;
-      items[own] += two;
+    byPattern[pattern[i]! * 2 + playedByHuman[i]!]++;
+  }
+}
+
+/**
+ * Per cell, the instances with a score and those with two or more (the
+ * pattern's size), from the counts per (pattern, who played): a pattern
+ * holds one dimension, so each count goes to that dimension's cells and the
+ * pooled ones. Whole numbers, so the same as counting instance by instance.
+ */
+function cellCounts(byPattern: Float64Array, {dimension, size}: PatternStats, at: InstanceCells, scored: Float64Array, items: Float64Array): void {
+  const {listed, L} = at;
+  const pooled = L * 3;
+  for (let pat = 0; pat < size.length; pat++) {
+    const two = size[pat]! >= 2;
+    for (let h = 0; h < 2; h++) {
+      const count = byPattern[pat * 2 + h]!;
+      if (count === 0) continue;
+      const p = 1 + h;
+      const many = two ? count : 0;
+      const own = listed[dimension[pat]!]! * 3 + p;
+      if (own < pooled) {
+        scored[own - p] += count;
+        items[own - p] += many;
+        scored[own] += count;
+        items[own] += many;
+      }
+      scored[pooled] += count;
+      items[pooled] += many;
+      scored[pooled + p] += count;
+      items[pooled + p] += many;
     }
-    scored[pooled]++;
-    items[pooled] += two;
-    scored[pooled + p]++;
-    items[pooled + p] += two;
   }
 }

@@ -190,6 +190,11 @@ export class AgreementEngine {
       .map((r) => r.name);
   }
 
+  /** Kappa among every annotator for k bins, counted and kept now (when there are annotators): the worker's start does it with the starting view. */
+  countAnnotatorsKappa(bins: number): void {
+    if (this.annotator.includes(1)) this.among().kappa(bins);
+  }
+
   /** Whether kappa among every annotator for k bins is counted and kept: any annotator as A then needs its own pairing only. */
   annotatorsKappaReady(bins: number): boolean {
     return this.amongAnnotators?.ready(bins) ?? false;

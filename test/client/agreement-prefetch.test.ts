@@ -110,6 +110,23 @@ function libraryTable(rows: readonly RaterScore[], options: {a: RaterChoice; b: 
   return kappaAmongAllAnnotators(table, rows, options.a, KEYS, {bins: options.bins, basis: options.basis});
 }
 
+describe("AgreementEngine.countAnnotatorsKappa", () => {
+  it("counts kappa among every annotator at once (the worker's start), so computing ahead goes from the first neighbour straight to the next view", () => {
+    const rows = scores();
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS);
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    engine.countAnnotatorsKappa(5);
+    expect(engine.annotatorsKappaReady(5)).toBe(true);
+    expect(engine.annotatorsKappaReady(3)).toBe(false);
+    const finished: unknown[] = [];
+    for (let step = engine.prefetchStep(start); finished.length < 2; step = engine.prefetchStep(start)) if (step !== STEP) finished.push(step);
+    expect(finished).toEqual([{...start, basis: "annotators"}, {...start, a: {rater: "llama"}}]);
+    const asked = {...start, a: {rater: "annotator-1"}} as const;
+    expect(differences(engine.view(asked).table, libraryTable(rows, asked))).toEqual([]);
+  });
+});
+
 describe("AgreementEngine.prefetchStep, a pairing's pass in slices", () => {
   it("walks a pairing's candidates a slice per step; a request for another pairing in the middle leaves it to resume, one for the same finishes it; every table is the library's to the last bit", () => {
     const rows = scores();
