@@ -37,8 +37,8 @@ export const STEP = "step";
 
 /**
  * The annotators' instances that kappa among every annotator counts in one
- * step ahead: 1.4M at 100k take about 120 ms cold, so a slice is ~20 ms, the
- * most a request then waits for it.
+ * step ahead (one increment each: 1.4M at 100k take ~20 ms cold), so a
+ * request waits a few milliseconds for a slice.
  */
 export const AMONG_SLICE = 1 << 18;
 
