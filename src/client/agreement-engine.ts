@@ -14,7 +14,7 @@ import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
 import {AmongAnnotators} from "./agreement-among.js";
-import {ALL, Pairing, PLAYED} from "./agreement-pairing.js";
+import {ALL, Pairing, PairingPass, PASS_SLICE, PLAYED} from "./agreement-pairing.js";
 import {NumberIds, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
@@ -34,6 +34,13 @@ const NO_RATER = -1;
 
 /** What AgreementEngine.prefetchStep returns when it took a step toward a view without finishing it. */
 export const STEP = "step";
+
+/**
+ * The annotators' instances that kappa among every annotator counts in one
+ * step ahead (one increment each: 1.4M at 100k take ~20 ms cold), so a
+ * request waits a few milliseconds for a slice.
+ */
+export const AMONG_SLICE = 1 << 18;
 
 /**
  * The agreement computations over one set of columns, keeping what a next
@@ -64,12 +71,14 @@ export class AgreementEngine {
   private readonly humanScores = new Map<number, HumanScores>();
   private readonly raterScores = new Map<number, Side>();
   private readonly pairings = new Map<string, Pairing>();
+  private readonly passes = new Map<string, PairingPass>();
   private readonly views = new Map<string, AgreementView>();
   private amongAnnotators?: AmongAnnotators;
   /** The view being computed ahead, step by step. */
   private ahead?: {options: ViewOptions; steps: Generator<void, void>};
 
-  constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[]) {
+  /** `slices`: how much one step ahead walks of a pairing's candidates and of the annotators' instances (tests take small ones). */
+  constructor(readonly columns: AgreementColumns, readonly dimensionKeys: readonly string[], private readonly slices = {pass: PASS_SLICE, among: AMONG_SLICE}) {
     this.listed = Int32Array.from(columns.dimensions, (d) => {
       const at = dimensionKeys.indexOf(d.key);
       return at < 0 ? dimensionKeys.length : at;
@@ -119,14 +128,24 @@ export class AgreementEngine {
     });
   }
 
-  /** pairInstances(rows, a, b), kept for the next calls. */
-  private pairing(a: RaterChoice, b: RaterChoice): Pairing {
-    return keep(this.pairings, JSON.stringify([a, b]), 3, () => {
+  /** The pass of pairInstances(rows, a, b) as far as the steps ahead took it, kept until its pairing is made. */
+  private pass(a: RaterChoice, b: RaterChoice): PairingPass {
+    return keep(this.passes, pairKey(a, b), 2, () => {
       const codeA = this.code(a);
       // Leaving A out of the humans matters only when A is one of them.
       const humans = this.humans(codeA >= 0 && this.annotator[codeA] === 1 ? codeA : NO_RATER);
       const side = (code: number) => (code === NO_RATER ? null : this.scores(code));
-      return new Pairing(this, side(codeA), side(this.code(b)), humans);
+      return new PairingPass(this, side(codeA), side(this.code(b)), humans);
+    });
+  }
+
+  /** pairInstances(rows, a, b), kept for the next calls. */
+  private pairing(a: RaterChoice, b: RaterChoice): Pairing {
+    const key = pairKey(a, b);
+    return keep(this.pairings, key, 3, () => {
+      const pass = this.pass(a, b);
+      this.passes.delete(key);
+      return new Pairing(this, pass);
     });
   }
 
@@ -171,6 +190,16 @@ export class AgreementEngine {
       .map((r) => r.name);
   }
 
+  /** Kappa among every annotator for k bins, counted and kept now (when there are annotators): the worker's start does it with the starting view. */
+  countAnnotatorsKappa(bins: number): void {
+    if (this.annotator.includes(1)) this.among().kappa(bins);
+  }
+
+  /** Whether kappa among every annotator for k bins is counted and kept: any annotator as A then needs its own pairing only. */
+  annotatorsKappaReady(bins: number): boolean {
+    return this.amongAnnotators?.ready(bins) ?? false;
+  }
+
   /** Whether the view for these options is computed and kept: the page gets it without waiting. */
   ready(options: ViewOptions): boolean {
     return this.views.has(viewKey(options));
@@ -200,8 +229,17 @@ export class AgreementEngine {
   prefetchStep(options: ViewOptions): ViewOptions | typeof STEP | null {
     if (this.ahead && this.views.has(viewKey(this.ahead.options))) this.ahead = undefined;
     if (!this.ahead) {
-      const next = this.neighbours(options).find((n) => !this.views.has(viewKey(n)));
+      const neighbours = this.neighbours(options);
+      const next = neighbours.find((n) => !this.views.has(viewKey(n)));
       if (!next) return null;
+      // Kappa among every annotator is the longest part of any annotator's view as A, and the same for all of
+      // them: computed right after the first neighbour (the other basis, nearly free), before any other view.
+      if (next !== neighbours[0] && this.annotator.includes(1) && !this.among().ready(options.bins)) {
+        const among = this.among();
+        if (among.countSome(0)) among.kappa(options.bins);
+        else among.countSome(this.slices.among);
+        return STEP;
+      }
       this.ahead = {options: next, steps: this.steps(next)};
     }
     if (!this.ahead.steps.next().done) return STEP;
@@ -227,12 +265,17 @@ export class AgreementEngine {
       this.scores(code);
       yield;
     }
+    if (!this.pairings.has(pairKey(a, b))) {
+      const pass = this.pass(a, b);
+      yield;
+      while (!pass.advance(this.slices.pass)) yield;
+    }
     const p = this.pairing(a, b);
     yield;
     yield* p.steps(bins, basis);
     if (annotatorA) {
       const among = this.among();
-      yield;
+      while (!among.countSome(this.slices.among)) yield;
       among.kappa(bins);
       yield;
     }
@@ -315,6 +358,8 @@ function nonDecreasing(values: Int32Array): boolean {
   for (let i = 1; i < values.length; i++) if (values[i]! < values[i - 1]!) return false;
   return true;
 }
+
+const pairKey = (a: RaterChoice, b: RaterChoice): string => JSON.stringify([a, b]);
 
 const sameChoice = (x: RaterChoice, y: RaterChoice): boolean => (x === HUMANS ? y === HUMANS : y !== HUMANS && x.rater === y.rater);
 

@@ -71,47 +71,22 @@ export class Pairing {
   private readonly kappas = new Map<number, {humans: Kappa[]; withJudge: Kappa[]}>();
   private readonly withins = new Map<SpreadBasis, {within: Float64Array; used: Float64Array}>();
 
-  /** A and B: a named rater's side, or null for the annotators' mean (from `humans`, by pattern). */
-  constructor(private readonly engine: AgreementEngine, judge: Side | null, other: Side | null, private readonly humans: HumanScores) {
-    const c = engine.columns;
+  private readonly humans: HumanScores;
+
+  /** Made from its pass (PairingPass), finished here if the steps ahead did not finish it. */
+  constructor(private readonly engine: AgreementEngine, pass: PairingPass) {
+    pass.advance(Infinity);
+    this.humans = pass.humans;
     this.L = engine.dimensionKeys.length;
     this.cells = (this.L + 1) * 3;
-    this.G = c.dimensions.length * 2;
+    this.G = engine.columns.dimensions.length * 2;
     this.targets = groupTargets(engine.listed, this.L);
-    const means = judge && other ? null : humans.means();
-    this.xValues = judge ? judge.distinct.values : means!.distinct.values;
-    this.yValues = other ? other.distinct.values : means!.distinct.values;
-    this.xPlace = judge ? judge.order : means!.order;
-    this.yPlace = other ? other.order : means!.order;
-    this.byPattern = humans.patternStats();
-    const X = this.xValues.length;
-    const Y = this.yValues.length;
-    const P = this.byPattern.size.length;
-    // Only a named rater's instances can pair (the smaller one's when both are): the work follows the raters' instances, not the store's.
-    const from: Walk["from"] = judge && (!other || judge.present.length <= other.present.length) ? JUDGE : other ? OTHER : HUMANS_PRESENT;
-    const candidates = from === JUDGE ? judge!.present : from === OTHER ? other!.present : humans.present;
-    const pairSpace = this.G * X * Y;
-    const ratedSpace = P * 2 * X;
-    const tally: Tally = {
-      pairs: pairSpace <= DENSE_LIMIT ? new Int32Array(pairSpace) : new Map(),
-      rated: ratedSpace <= DENSE_LIMIT ? new Int32Array(ratedSpace) : new Map(),
-      used: (this.annotatorsUsed = new Float64Array(this.G)),
-      within: (this.annotatorsWithin = new Float64Array(this.G)),
-    };
-    const seen = engine.episodesInOrder ? null : new Uint8Array(c.rowStart.length - 1);
-    const none = new Int32Array(0);
-    const walk: Walk = {
-      candidates, from,
-      judgePresent: judge?.present ?? none, judgeIds: judge?.ids ?? none, otherPresent: other?.present ?? none, otherIds: other?.ids ?? none,
-      judgeByPattern: judge === null, otherByPattern: other === null, meanIds: means?.ids ?? none,
-      pattern: humans.pattern, overlayAt: humans.overlayAt, overlayPattern: humans.overlayPattern,
-      xValues: Float64Array.from(this.xValues), yValues: Float64Array.from(this.yValues),
-    };
-    const counted = from === JUDGE && walk.otherByPattern && tally.rated instanceof Int32Array && seen === null
-      ? tallyAgainstAnnotators(candidates, walk.judgeIds, humans.pattern, humans.overlayAt, humans.overlayPattern, c.playedByHuman, c.episode, X, tally.rated)
-      : tallyPairs(walk, {dimension: c.dimension, playedByHuman: c.playedByHuman, episode: c.episode, size: this.byPattern.size, sd: this.byPattern.sd}, X, Y, tally, seen);
-    this.n = counted.paired;
-    this.episodes = counted.episodes;
+    const {walk, tally, X, Y} = pass;
+    ({xValues: this.xValues, yValues: this.yValues, xPlace: this.xPlace, yPlace: this.yPlace, byPattern: this.byPattern} = pass);
+    this.annotatorsUsed = tally.used;
+    this.annotatorsWithin = tally.within;
+    this.n = pass.paired;
+    this.episodes = pass.episodes;
     this.rated = classesOf(tally.rated, X, 1);
     if (walk.otherByPattern) addPairsByPattern(this.rated, walk, this.byPattern, X, Y, tally);
     this.pairs = classesOf(tally.pairs, X * Y, Y);
@@ -532,6 +507,98 @@ export class Pairing {
   }
 }
 
+/** How many candidates one step of a pairing's pass walks ahead: ~15 ms cold at 100k under load, ~3 ms warm. */
+export const PASS_SLICE = 1 << 17;
+
+/** Where a pass stands between slices: the candidate next, each list's cursor, and the counts so far. */
+interface Cursor {
+  c: number;
+  atJudge: number;
+  atOther: number;
+  atOverlay: number;
+  lastEpisode: number;
+  paired: number;
+  episodes: number;
+}
+
+/**
+ * The pairing's one pass over the instances that can pair, a slice at a
+ * time (advance), so that the worker computing a pairing ahead takes short
+ * steps and a request waits for one slice; Pairing finishes it and builds
+ * the classes. The tallies are counts, so slices give the one pass's exactly.
+ */
+export class PairingPass {
+  readonly xValues: readonly number[];
+  readonly yValues: readonly number[];
+  readonly xPlace: Int32Array;
+  readonly yPlace: Int32Array;
+  readonly byPattern: PatternStats;
+  readonly walk: Walk;
+  readonly tally: Tally;
+  readonly X: number;
+  readonly Y: number;
+  private readonly seen: Uint8Array | null;
+  /** Whether the pass is a named A against the annotators' mean with episodes in order: tallyAgainstAnnotators. */
+  private readonly againstAnnotators: boolean;
+  private readonly cursor: Cursor = {c: 0, atJudge: 0, atOther: 0, atOverlay: 0, lastEpisode: -1, paired: 0, episodes: 0};
+  private readonly columns: AgreementEngine["columns"];
+
+  /** A and B: a named rater's side, or null for the annotators' mean (from `humans`, by pattern). */
+  constructor(engine: AgreementEngine, judge: Side | null, other: Side | null, readonly humans: HumanScores) {
+    const c = (this.columns = engine.columns);
+    const G = c.dimensions.length * 2;
+    const means = judge && other ? null : humans.means();
+    this.xValues = judge ? judge.distinct.values : means!.distinct.values;
+    this.yValues = other ? other.distinct.values : means!.distinct.values;
+    this.xPlace = judge ? judge.order : means!.order;
+    this.yPlace = other ? other.order : means!.order;
+    this.byPattern = humans.patternStats();
+    const X = (this.X = this.xValues.length);
+    const Y = (this.Y = this.yValues.length);
+    const P = this.byPattern.size.length;
+    // Only a named rater's instances can pair (the smaller one's when both are): the work follows the raters' instances, not the store's.
+    const from: Walk["from"] = judge && (!other || judge.present.length <= other.present.length) ? JUDGE : other ? OTHER : HUMANS_PRESENT;
+    const candidates = from === JUDGE ? judge!.present : from === OTHER ? other!.present : humans.present;
+    const pairSpace = G * X * Y;
+    const ratedSpace = P * 2 * X;
+    this.tally = {
+      pairs: pairSpace <= DENSE_LIMIT ? new Int32Array(pairSpace) : new Map(),
+      rated: ratedSpace <= DENSE_LIMIT ? new Int32Array(ratedSpace) : new Map(),
+      used: new Float64Array(G),
+      within: new Float64Array(G),
+    };
+    this.seen = engine.episodesInOrder ? null : new Uint8Array(c.rowStart.length - 1);
+    const none = new Int32Array(0);
+    this.walk = {
+      candidates, from,
+      judgePresent: judge?.present ?? none, judgeIds: judge?.ids ?? none, otherPresent: other?.present ?? none, otherIds: other?.ids ?? none,
+      judgeByPattern: judge === null, otherByPattern: other === null, meanIds: means?.ids ?? none,
+      pattern: humans.pattern, overlayAt: humans.overlayAt, overlayPattern: humans.overlayPattern,
+      xValues: Float64Array.from(this.xValues), yValues: Float64Array.from(this.yValues),
+    };
+    this.againstAnnotators = from === JUDGE && this.walk.otherByPattern && this.tally.rated instanceof Int32Array && this.seen === null;
+  }
+
+  get paired(): number {
+    return this.cursor.paired;
+  }
+
+  get episodes(): number {
+    return this.cursor.episodes;
+  }
+
+  /** Walks up to `most` more candidates; returns whether the pass is done. */
+  advance(most: number): boolean {
+    const {walk, tally, cursor, humans, columns: c} = this;
+    const to = Math.min(walk.candidates.length, cursor.c + most);
+    if (cursor.c < to) {
+      if (this.againstAnnotators) tallyAgainstAnnotators(walk.candidates, walk.judgeIds, humans.pattern, humans.overlayAt, humans.overlayPattern, c.playedByHuman, c.episode, this.X, tally.rated as Int32Array, cursor, to);
+      else tallyPairs(walk, {dimension: c.dimension, playedByHuman: c.playedByHuman, episode: c.episode, size: this.byPattern.size, sd: this.byPattern.sd}, this.X, this.Y, tally, this.seen, cursor, to);
+    }
+    return cursor.c === walk.candidates.length;
+  }
+}
+
 /** Per group (column dimension · 2 + who played), the cells it counts in: its listed dimension's all and own cells, then the pooled all and own; −1 where none. */
 function groupTargets(listed: Int32Array, L: number): Int32Array {
   const pooled = L * 3;
@@ -599,8 +666,8 @@ interface Walk {
 function tallyPairs(
   walk: Walk,
   at: {dimension: Int32Array; playedByHuman: Uint8Array; episode: Int32Array; size: Int32Array; sd: Float64Array},
-  X: number, Y: number, tally: Tally, seen: Uint8Array | null,
-): {paired: number; episodes: number} {
+  X: number, Y: number, tally: Tally, seen: Uint8Array | null, cursor: Cursor, to: number,
+): void {
   const {candidates, from, judgePresent, judgeIds, otherPresent, otherIds, judgeByPattern, otherByPattern, meanIds, pattern, overlayAt, overlayPattern, xValues, yValues} = walk;
   const {dimension, playedByHuman, episode, size, sd} = at;
   const {used, within} = tally;
@@ -613,13 +680,8 @@ function tallyPairs(
   const overlays = overlayAt.length;
   const judges = judgePresent.length;
   const others = otherPresent.length;
-  let paired = 0;
-  let episodes = 0;
-  let lastEpisode = -1;
-  let atJudge = 0;
-  let atOther = 0;
-  let atOverlay = 0;
-  for (let c = 0; c < candidates.length; c++) {
+  let {paired, episodes, lastEpisode, atJudge, atOther, atOverlay} = cursor;
+  for (let c = cursor.c; c < to; c++) {
     const i = candidates[c]!;
     let pat = pattern[i]!;
     if (overlays > 0) {
@@ -673,7 +735,7 @@ function tallyPairs(
       if (Math.abs(xValues[x]! - yValues[y]!) <= sd[pat]!) within[g]++;
     }
   }
-  return {paired, episodes};
+  Object.assign(cursor, {c: to, paired, episodes, lastEpisode, atJudge, atOther, atOverlay});
 }
 
 /**
@@ -683,15 +745,12 @@ function tallyPairs(
  */
 function tallyAgainstAnnotators(
   candidates: Int32Array, judgeIds: Int32Array, pattern: Int32Array, overlayAt: Int32Array, overlayPattern: Int32Array,
-  playedByHuman: Uint8Array, episode: Int32Array, X: number, rated: Int32Array,
-): {paired: number; episodes: number} {
-  let paired = 0;
-  let episodes = 0;
-  let lastEpisode = -1;
-  let atOverlay = 0;
+  playedByHuman: Uint8Array, episode: Int32Array, X: number, rated: Int32Array, cursor: Cursor, to: number,
+): void {
+  let {paired, episodes, lastEpisode, atOverlay} = cursor;
   const overlays = overlayAt.length;
-  let nextOverlay = overlays > 0 ? overlayAt[0]! : -1;
-  for (let c = 0; c < candidates.length; c++) {
+  let nextOverlay = atOverlay < overlays ? overlayAt[atOverlay]! : -1;
+  for (let c = cursor.c; c < to; c++) {
     const i = candidates[c]!;
     let pat = pattern[i]!;
     // The overlay is A's own instances, so it keeps pace with the candidates; the loop only guards a list that does not.
@@ -706,7 +765,7 @@ function tallyAgainstAnnotators(
       episodes++;
     }
   }
-  return {paired, episodes};
+  Object.assign(cursor, {c: to, paired, episodes, lastEpisode, atOverlay});
 }
 
 /** The pairs' tally and the within-the-annotators'-sd counts from the rated classes (A's score id and the pattern), when B's score is the annotators' mean (fixed by the pattern). */
