@@ -79,24 +79,33 @@ function claimStoreFile(path: string, readOnly: boolean): () => void {
 /** Opens the store at `path`: read-write creates and migrates it; read-only refuses a store that needs migrating. */
 export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
   const release = claimStoreFile(path, readOnly);
-  let instance: DuckDBInstance;
+  let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection;
   try {
     instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
     conn = await instance.connect();
   } catch (e) {
-    release();
+    // The claim goes only with the instance: an instance left open would be the second one the claim is there to prevent.
+    try {
+      instance?.closeSync();
+    } finally {
+      release();
+    }
     throw e;
   }
+  const opened = instance;
   let reader: Promise<DuckDBConnection> | null = null;
   let readerConn: DuckDBConnection | null = null;
   const close = () => {
     try {
       readerConn?.closeSync();
       conn.closeSync();
-      instance.closeSync();
     } finally {
-      release();
+      try {
+        opened.closeSync();
+      } finally {
+        release();
+      }
     }
   };
   let migrated: string[] = [];
@@ -107,7 +116,7 @@ export async function openStore(path: string, {readOnly = false} = {}): Promise<
     close();
     throw e;
   }
-  return {path, conn, migrated, close, reader: () => (reader ??= instance.connect().then((c) => (readerConn = c)))};
+  return {path, conn, migrated, close, reader: () => (reader ??= opened.connect().then((c) => (readerConn = c)))};
 }
 
 /** Refuses (StoreVersionError) a store whose schema is not exactly this version's, without writing. */

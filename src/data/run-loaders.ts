@@ -96,7 +96,8 @@ function peakRss(): number {
 
 /** Tells the build (queue mode only). */
 function tell(message: LoaderMessage): void {
-  process.send?.(message);
+  // A build that has gone away cannot be told; sending would throw ERR_IPC_CHANNEL_CLOSED.
+  if (process.connected) process.send?.(message);
 }
 
 /** The outputs named on the command line, or in queue mode each group the build hands out until it has none. */
@@ -118,7 +119,7 @@ async function* outputsToRun(): AsyncGenerator<string> {
     if (outputs.length === 0) break;
     yield* outputs;
   }
-  process.disconnect?.();
+  if (process.connected) process.disconnect?.();
 }
 
 let failed = 0;

@@ -35,6 +35,8 @@ export class ExactSum {
         y = t;
       }
       const hi = x + y;
+      // Past the largest double the partials cannot hold the sum (the low part would be −∞ and the value NaN): say so.
+      if (!Number.isFinite(hi)) throw new RangeError(`exact sum: an intermediate sum of finite terms passed the largest double (${x} + ${y})`);
       const lo = y - (hi - x);
       if (lo !== 0) p[i++] = lo;
       x = hi;

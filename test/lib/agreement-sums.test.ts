@@ -56,6 +56,16 @@ describe("exactSum (hand-worked)", () => {
     expect(exactSum([])).toBe(0);
   });
 
+  it("refuses a sum whose running total passes the largest double, rather than giving NaN", () => {
+    const max = Number.MAX_VALUE;
+    expect(() => exactSum([max, max, -max])).toThrow(RangeError);
+    expect(() => exactSum([max, max])).toThrow("exact sum: an intermediate sum of finite terms passed the largest double");
+    const times = new ExactSum();
+    expect(() => times.addTimes(max / 2, 3)).toThrow(RangeError);
+    // Up to the largest double it is exact: max − max/2 + max/2.
+    expect(exactSum([max, -max / 2, max / 2 - max / 2])).toBe(max / 2);
+  });
+
   it("gives the two-pass sample sd, NaN under two values", () => {
     // Mean 5; squares 9, 1, 1, 9 → 20 / 3.
     expect(exactSd([2, 4, 6, 8])).toBe(Math.sqrt(20 / 3));
