@@ -3,6 +3,8 @@
 // of raters per item (Gwet 2008, 2014), next to Randolph's free-marginal kappa
 // in src/lib/agreement.ts. Scores arrive as bin indices 0…bins−1 (binIndex).
 
+import {ExactSum} from "./exact-sum.js";
+
 export type KappaWeighting = "unweighted" | "linear" | "quadratic";
 
 export const KAPPA_WEIGHTINGS: readonly KappaWeighting[] = ["unweighted", "linear", "quadratic"];
@@ -139,7 +141,8 @@ export interface MultiRaterAgreement {
 export function multiRaterAgreement(items: readonly (readonly number[])[], bins: number): MultiRaterAgreement {
   checkItems(items, bins);
   const shares = new Array<number>(bins).fill(0);
-  let agreeing = 0;
+  // Summed exactly, as the agreement page's kappa is (agreement-sums.ts): the two give one P_o to the last bit.
+  const agreeing = new ExactSum();
   let used = 0;
   for (const item of items) {
     const m = item.length;
@@ -151,10 +154,10 @@ export function multiRaterAgreement(items: readonly (readonly number[])[], bins:
       pairs += c * (c - 1);
       shares[k] += c / m;
     });
-    agreeing += pairs / (m * (m - 1));
+    agreeing.add(pairs / (m * (m - 1)));
     used++;
   }
-  const po = used ? agreeing / used : NaN;
+  const po = used ? agreeing.value() / used : NaN;
   let fleissChance = 0;
   let gwetChance = 0;
   for (let k = 0; k < bins; k++) {
