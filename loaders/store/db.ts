@@ -1,7 +1,7 @@
 // The DuckDB store: opening it, migrating its schema, and small query helpers.
 
 import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/node-api";
-import {realpathSync} from "node:fs";
+import {lstatSync, readlinkSync, realpathSync, statSync, type Stats} from "node:fs";
 import {basename, dirname, join, resolve} from "node:path";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {assertKnownMigrations, assertSchemaMatches, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
@@ -36,14 +36,23 @@ export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
  * the other's: rows written through one are silently gone (measured with
  * @duckdb/node-api 1.5). Such an open is refused instead.
  */
-const openHere = new Map<string, {writers: number; readers: number}>();
+interface OpenStoreFile {
+  readOnly: boolean;
+  /** Every name this open is known by: its canonical path, and the file's device and inode once it exists. */
+  keys: Set<string>;
+}
+const openHere = new Set<OpenStoreFile>();
 
 /** The file's canonical name, so two spellings of one path (`./x`, a symlink) count as one; the file may not exist yet. */
-function canonicalStorePath(path: string): string {
+function canonicalStorePath(path: string, linksFollowed = 0): string {
   const absolute = resolve(path);
   try {
     return realpathSync(absolute);
   } catch {
+    // A symlink to a file DuckDB has yet to create names that file.
+    if (linksFollowed < 40 && lstatOrNull(absolute)?.isSymbolicLink()) {
+      return canonicalStorePath(resolve(dirname(absolute), readlinkSync(absolute)), linksFollowed + 1);
+    }
     try {
       return join(realpathSync(dirname(absolute)), basename(absolute));
     } catch {
@@ -52,37 +61,67 @@ function canonicalStorePath(path: string): string {
   }
 }
 
-/** Counts an open of `path`, or throws if it would be a second instance of a file open for writing in this process. */
-function claimStoreFile(path: string, readOnly: boolean): () => void {
-  if (path === ":memory:" || path === "") return () => {};
-  const key = canonicalStorePath(path);
-  const held = openHere.get(key) ?? {writers: 0, readers: 0};
-  if (held.writers > 0 || (!readOnly && held.readers > 0)) {
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The file itself, whatever it is called: a hard link to it has a canonical
+ * path of its own.
+ */
+function storeFileIdentity(path: string): string | null {
+  try {
+    const stat = statSync(path, {bigint: true});
+    return `inode ${stat.dev}:${stat.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Counts an open of `path`, or throws if it would be a second instance of a
+ * file open for writing in this process. `opened` adds the file's identity
+ * once DuckDB has created it, so a later open by another name is caught too.
+ */
+function claimStoreFile(path: string, readOnly: boolean): {release(): void; opened(): void} {
+  if (path === ":memory:" || path === "") return {release() {}, opened() {}};
+  const keys = new Set([canonicalStorePath(path)]);
+  const identity = storeFileIdentity(path);
+  if (identity) keys.add(identity);
+  let clash: "for writing" | "read-only" | null = null;
+  for (const other of openHere) {
+    if (readOnly && other.readOnly) continue;
+    for (const key of keys) if (other.keys.has(key)) clash = other.readOnly && clash !== "for writing" ? "read-only" : "for writing";
+  }
+  if (clash) {
     throw new Error(
-      `${path}: the store is already open ${held.writers > 0 ? "for writing" : "read-only"} in this process; ` +
+      `${path}: the store is already open ${clash} in this process; ` +
         "a second DuckDB instance of the same file would lose one side's writes. Use the open store, or close it first.",
     );
   }
-  if (readOnly) held.readers++;
-  else held.writers++;
-  openHere.set(key, held);
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    if (readOnly) held.readers--;
-    else held.writers--;
-    if (held.readers === 0 && held.writers === 0) openHere.delete(key);
+  const mine: OpenStoreFile = {readOnly, keys};
+  openHere.add(mine);
+  return {
+    release: () => void openHere.delete(mine),
+    opened: () => {
+      const created = storeFileIdentity(path);
+      if (created) keys.add(created);
+    },
   };
 }
 
 /** Opens the store at `path`: read-write creates and migrates it; read-only refuses a store that needs migrating. */
 export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
-  const release = claimStoreFile(path, readOnly);
+  const {release, opened: claimOpened} = claimStoreFile(path, readOnly);
   let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection;
   try {
     instance = await DuckDBInstance.create(path, readOnly ? {access_mode: "READ_ONLY"} : {});
+    claimOpened();
     conn = await instance.connect();
   } catch (e) {
     // The claim goes only with the instance: an instance left open would be the second one the claim is there to prevent.

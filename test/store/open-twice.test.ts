@@ -2,7 +2,7 @@
 // process already has open would open without error and lose one side's
 // writes when both close. openStore refuses it instead.
 
-import {symlinkSync} from "node:fs";
+import {linkSync, symlinkSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {openStore, rows} from "../../loaders/store/db.js";
@@ -62,5 +62,59 @@ describe("opening a store twice in one process", () => {
     store.close();
     // The failed path is not held: a second failure is DuckDB's own error again, not "already open".
     expect((await refusal(openStore(path)))?.message).not.toContain("already open");
+  });
+});
+
+describe("opening a store twice by names that are not one path", () => {
+  it("refuses a hard link to a store open for writing, and a writer through a hard link beside a read-only open", async () => {
+    const dir = tempDir();
+    const path = join(dir, "store.duckdb");
+    const first = await openStore(path);
+    const hardLink = join(tempDir(), "other-name.duckdb");
+    try {
+      await first.conn.run("CREATE TABLE probe (x INTEGER); INSERT INTO probe VALUES (1)");
+      linkSync(path, hardLink);
+      expect((await refusal(openStore(hardLink)))?.message).toBe(
+        `${hardLink}: the store is already open for writing in this process; a second DuckDB instance of the same file would lose one side's writes. Use the open store, or close it first.`,
+      );
+    } finally {
+      first.close();
+    }
+    const reader = await openStore(path, {readOnly: true});
+    try {
+      expect((await refusal(openStore(hardLink)))?.message).toContain("already open read-only in this process");
+      const alsoReading = await openStore(hardLink, {readOnly: true});
+      alsoReading.close();
+    } finally {
+      reader.close();
+    }
+    const again = await openStore(hardLink);
+    try {
+      expect(await rows(again.conn, "SELECT x FROM probe")).toEqual([{x: 1}]);
+    } finally {
+      again.close();
+    }
+  });
+
+  it("refuses the target of a symlink that pointed at no file until the first open created it, and the other way round", async () => {
+    const dir = tempDir();
+    const target = join(dir, "store.duckdb");
+    const link = join(tempDir(), "link.duckdb");
+    symlinkSync(target, link);
+    const throughLink = await openStore(link);
+    try {
+      expect((await refusal(openStore(target)))?.message).toContain("already open for writing in this process");
+    } finally {
+      throughLink.close();
+    }
+    const otherTarget = join(tempDir(), "store.duckdb");
+    const danglingLink = join(tempDir(), "link.duckdb");
+    symlinkSync(otherTarget, danglingLink);
+    const direct = await openStore(otherTarget);
+    try {
+      expect((await refusal(openStore(danglingLink)))?.message).toContain("already open for writing in this process");
+    } finally {
+      direct.close();
+    }
   });
 });
