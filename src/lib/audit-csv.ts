@@ -3,6 +3,7 @@
 // Parsed here, in the library, so the page and `sociometer audit` read a file
 // the same way and reject the same mistakes with the same file/line/field.
 
+import {LocatedError} from "./located-error.js";
 import {isPercent} from "./audit.js";
 import {auditFormula, propagatedBound, type AuditFormula, type AuditInputs, type FormulaInput} from "./audit-formulas.js";
 
@@ -32,16 +33,8 @@ export interface AuditCell {
 }
 
 /** A problem a user can fix: which file, which line, which field, what was expected. */
-export class AuditCsvError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | null,
-    readonly field: string | null,
-    readonly problem: string,
-  ) {
-    super(`${file}${line !== null ? `:${line}` : ""}: ${field ? `${field}: ` : ""}${problem}`);
-    this.name = "AuditCsvError";
-  }
+export class AuditCsvError extends LocatedError {
+  override name = "AuditCsvError";
 }
 
 export const REQUIRED_COLUMNS = ["table", "row", "column", "reported", "formula"] as const;
