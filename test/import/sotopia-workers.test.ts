@@ -214,6 +214,15 @@ describe("sotopia dump read by worker threads", () => {
   });
 });
 
+/** A segment size that puts each of these lines in a segment of its own. */
+const oneLineSegments = (records: readonly object[]): number => records.reduce((least, r) => Math.min(least, JSON.stringify(r).length), Infinity);
+
+/** The reading thread's parse, made to take 5 ms a line so the tests can set it against the worker's 20 ms. */
+const readSlowly = (doc: Parameters<typeof episodeItem>[0], line: number) => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+  return episodeItem(doc, line, false);
+};
+
 describe("the reading thread while a worker parses", () => {
   it("reads the next segments nobody has taken itself instead of waiting, and yields every line once, in order", async () => {
     const records = Array.from({length: 300}, (_, i) => dumpRecord(`r${String(i).padStart(3, "0")}`));
@@ -223,13 +232,8 @@ describe("the reading thread while a worker parses", () => {
     try {
       // One line a segment. This thread takes 5 ms a line, so the worker is up before it is through the file;
       // the worker takes 20 ms a line, so this thread, waiting for it, has time to read segments of its own.
-      const segmentBytes = records.reduce((least, r) => Math.min(least, JSON.stringify(r).length), Infinity);
-      const pause = new Int32Array(new SharedArrayBuffer(4));
-      const slowly = (doc: Parameters<typeof episodeItem>[0], line: number) => {
-        Atomics.wait(pause, 0, 0, 5);
-        return episodeItem(doc, line, false);
-      };
-      const read = readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), slowly, {workers: 1, segmentBytes});
+      const segmentBytes = oneLineSegments(records);
+      const read = readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), readSlowly, {workers: 1, segmentBytes});
       for await (const item of read) {
         if (item.kind === "batch") {
           const b = item.batch;
@@ -297,14 +301,9 @@ describe("the reading thread while a worker keeps up", () => {
     const kinds: ReadItem["kind"][] = [];
     const lines: number[] = [];
     try {
-      const segmentBytes = records.reduce((least, r) => Math.min(least, JSON.stringify(r).length), Infinity);
-      const pause = new Int32Array(new SharedArrayBuffer(4));
-      const slowly = (doc: Parameters<typeof episodeItem>[0], line: number) => {
-        Atomics.wait(pause, 0, 0, 5);
-        return episodeItem(doc, line, false);
-      };
+      const segmentBytes = oneLineSegments(records);
       const plan = {workers: 1, segmentBytes, stealAfterMs: 60_000};
-      for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), slowly, plan)) {
+      for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), readSlowly, plan)) {
         if (item.kind === "batch") {
           for (let i = 0; i < item.batch.count; i++) kinds.push("batch"), lines.push(item.batch.line[i]);
         } else if (item.kind === "episode") {
