@@ -2,12 +2,19 @@
 // last bit, for every rater A: over every instance two or more annotators
 // scored (test/helpers/annotated-goal.ts), not over A's instances.
 
+import {readdirSync} from "node:fs";
+import {join} from "node:path";
 import {describe, expect, it} from "vitest";
+import {importFiles} from "../../loaders/import/session.js";
+import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
+import {rows as queryRows} from "../../loaders/store/db.js";
 import {columnsFromScores} from "../../src/client/agreement-columns.js";
 import {AgreementEngine} from "../../src/client/agreement-engine.js";
-import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice} from "../../src/lib/agreement.js";
+import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {AMONG_ANNOTATORS, annotatedGoalRows, WITH_A} from "../helpers/annotated-goal.js";
+import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
+import {tempStore, writeFile} from "../helpers/store.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 
@@ -54,6 +61,33 @@ describe("AgreementEngine: kappa among the annotators", () => {
       const goal = engine.view({a: {rater}, b: HUMANS, bins: 5, basis: "dimension"}).table.find((r) => r.dimension === "goal" && r.played_by === "all")!;
       expect(goal.kappaWithJudge.items, rater).toBe(WITH_A[rater]!.items);
       expect(goal.kappaWithJudge.kappa, rater).toBeCloseTo(WITH_A[rater]!.kappa, 14);
+    }
+  });
+});
+
+describeWithFixtures("AgreementEngine: kappa among the real SOTOPIA-π annotators", () => {
+  it("is BEL κ 0.3027 over 294 instances (test/queries/agreement.test.ts's independent value) for every A, an LLM that scored 5 of them included", async () => {
+    const humanEval = fixture("sotopia-lab__sotopia-pi/human_eval");
+    const otree = join(humanEval, "otree_project/sotopia_official_study");
+    const store = await tempStore();
+    await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
+    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    // An LLM judge on agent 1's BEL of five annotated episodes only, as a judge run on part of the store leaves it.
+    const annotated = [...new Set((await queryRows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL)).map((r) => r.episode_id))].slice(0, 5);
+    const judge = "episode_id,agent,dimension,rater,rater_kind,run_id,value\n" + annotated.map((e) => `${e},1,believability,judge-part,llm,run-1,5`).join("\n") + "\n";
+    await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "judge.csv", judge)]);
+    const rows = await queryRows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS);
+    const raters = [...new Set(rows.map((r) => r.rater))];
+    expect(raters.length).toBe(21);
+    for (const a of [...raters.map((rater): RaterChoice => ({rater})), HUMANS]) {
+      const b: RaterChoice = a === HUMANS ? {rater: "judge-part"} : HUMANS;
+      const where = `A = ${JSON.stringify(a)}`;
+      const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS), rows, a, KEYS);
+      const table = engine.view({a, b, bins: 5, basis: "dimension"}).table;
+      expect(differences(table, library, where).slice(0, 5)).toEqual([]);
+      const bel = table.find((r) => r.dimension === "believability" && r.played_by === "all")!.kappaHumans;
+      expect([bel.items, bel.kappa], where).toEqual([294, expect.closeTo(0.3027210884353741, 12)]);
     }
   });
 });
