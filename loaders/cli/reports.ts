@@ -8,7 +8,7 @@ import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
 import {bestModels} from "../../src/lib/sotopia-significance.js";
 import {defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
-import {agreementTable, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
+import {agreementTable, ANNOTATORS_KAPPA_NOTE, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
 import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
@@ -165,8 +165,8 @@ const agreement: Report = {
         r: t.pearson?.r ?? null, p: t.pearson ? reportedP(t.pearson.p) : null, ci_low: t.pearson?.ci[0] ?? null, ci_high: t.pearson?.ci[1] ?? null,
         rho: t.spearman?.r ?? null, rho_p: t.spearman ? reportedP(t.spearman.p) : null, bias: t.bias, within_1sd: t.withinOneSd,
         inside: t.ranges.inside, above: t.ranges.above, below: t.ranges.below,
-        kappa_humans: t.kappaHumans.kappa, po_humans: t.kappaHumans.pairwiseAgreement,
-        kappa_with_a: t.kappaWithJudge.kappa, po_with_a: t.kappaWithJudge.pairwiseAgreement,
+        items_humans: t.kappaHumans.items, kappa_humans: t.kappaHumans.kappa, po_humans: t.kappaHumans.pairwiseAgreement,
+        items_with_a: t.kappaWithJudge.items, kappa_with_a: t.kappaWithJudge.kappa, po_with_a: t.kappaWithJudge.pairwiseAgreement,
       })));
     return {
       title: `Agreement of ${judges.join(", ")} with ${raterLabel(choice(against))}, per dimension and by who played the rated agent`,
@@ -176,11 +176,12 @@ const agreement: Report = {
         `dimension all: r, p, CI and rho left blank (null in JSON), ${POOLED_CORRELATION_REASON}; kappa there is pooled after binning each dimension on its own range, as the paper pools it`,
         `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the dimension" : "of the instance's own annotators"})`,
         "inside / above / below: A's score against the perceived range [min, max] of the human scores (instances with ≥ 2 annotators)",
-        `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; humans only, and with A as one more rater`,
+        `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; items: the instances each kappa is over`,
+        ANNOTATORS_KAPPA_NOTE,
         ...coverage.lines,
       ],
       columns: ["a", "dimension", "played_by", "n", "r", "p", "ci_low", "ci_high", "rho", "rho_p", "bias", "within_1sd",
-        "inside", "above", "below", "kappa_humans", "po_humans", "kappa_with_a", "po_with_a"],
+        "inside", "above", "below", "items_humans", "kappa_humans", "po_humans", "items_with_a", "kappa_with_a", "po_with_a"],
       rows: rowsOut,
     };
   },

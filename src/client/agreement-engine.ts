@@ -273,7 +273,8 @@ export class AgreementEngine {
     const p = this.pairing(a, b);
     yield;
     yield* p.steps(bins, basis);
-    if (annotatorA) {
+    // Kappa among every annotator is part of every view; once kept (for k bins), it takes no step.
+    if (this.annotator.includes(1) && !this.among().ready(bins)) {
       const among = this.among();
       while (!among.countSome(this.slices.among)) yield;
       among.kappa(bins);
@@ -296,10 +297,9 @@ export class AgreementEngine {
 
   private compute({a, b, bins, basis}: ViewOptions): AgreementView {    const p = this.pairing(a, b);
     let table = p.table(bins, basis);
-    const codeA = this.code(a);
-    if (codeA >= 0 && this.annotator[codeA] === 1) {
-      // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored.
-      // Kept apart from the recent pairings: every annotator as A needs it, and the worker goes through them all ahead.
+    if (this.annotator.includes(1)) {
+      // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored, whatever A is.
+      // Kept apart from the recent pairings: every view needs it, and the worker goes through them all ahead.
       const among = this.among();
       const kappa = among.kappa(bins);
       const L = this.dimensionKeys.length;

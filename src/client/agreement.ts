@@ -90,11 +90,14 @@ export function startingRaters(choices: ReturnType<typeof raterChoices>, judge: 
   return {a, b};
 }
 
-/** How a choice is named in the menus: "gpt-4 (llm, 1,176 scores)", "mean of human annotators (8 annotators)". */
+/**
+ * How a choice is named in the menus: "gpt-4 (llm, 1,176 instances)", "mean of human annotators (8 annotators)".
+ * Instances, not scores: a rater's runs are averaged per instance, so the count is not the overview's number of scores.
+ */
 export function choiceLabel(choice: RaterChoice, data: AgreementData): string {
   if (choice === HUMANS) return `${raterLabel(choice)} (${data.humans} annotator${data.humans === 1 ? "" : "s"})`;
   const info = data.raters.find((r) => r.rater === choice.rater);
-  return info ? `${info.rater} (${info.rater_kind}, ${info.instances.toLocaleString("en-US")} scores)` : choice.rater;
+  return info ? `${info.rater} (${info.rater_kind}, ${info.instances.toLocaleString("en-US")} instance${info.instances === 1 ? "" : "s"})` : choice.rater;
 }
 
 /** Whether two sets of options are the same (raters by name). */

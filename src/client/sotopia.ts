@@ -14,7 +14,7 @@ import {compareText, distinctSorted, orderBy, type Row, type Tables} from "./tab
 export interface RaterInfo {
   rater: string;
   rater_kind: string;
-  /** Scores this rater gave on the seven dimensions (overall rows not counted). */
+  /** Instances (episode, agent, dimension) this rater scored on the seven dimensions, its runs on one counted once (overall rows not counted). */
   ratings: number;
 }
 
@@ -73,12 +73,16 @@ export function sotopiaTaskData(tables: SotopiaTaskTables): SotopiaTaskData {
 /** The kind of the `humans` pseudo-rater: per instance, the mean over its human annotators (loaders/queries/sotopia.ts). */
 export const HUMAN_MEAN_KIND = "human_mean";
 
-/** How a rater is named in the rater menu and in the sentence under the table. */
+/**
+ * How a rater is named in the rater menu and in the sentence under the table,
+ * with its instances (episode, agent, dimension): its runs on one instance are
+ * averaged, so this is not the overview's number of scores.
+ */
 export function raterLabel(r: RaterInfo): string {
-  const scores = `${r.ratings.toLocaleString("en-US")} scores`;
+  const instances = `${r.ratings.toLocaleString("en-US")} instance${r.ratings === 1 ? "" : "s"}`;
   return r.rater_kind === HUMAN_MEAN_KIND
-    ? `mean of human annotators (${r.rater}, ${scores})`
-    : `${r.rater} (${r.rater_kind}, ${scores})`;
+    ? `mean of human annotators (${r.rater}, ${instances})`
+    : `${r.rater} (${r.rater_kind}, ${instances})`;
 }
 
 /** A dimension the page can show: one of the seven, or overall (the mean of the seven, on the mean of their ranges). */

@@ -28,6 +28,15 @@ export const raterLabel = (c: RaterChoice): string => (c === HUMANS ? "mean of h
 export const POOLED_CORRELATION_REASON =
   "not computed over several dimensions pooled: their ranges and levels differ ([-10, 0], [-5, 5], [0, 10]), so r would mostly measure the gaps between dimensions; read the per-dimension rows";
 
+/**
+ * What each kappa of the agreement table is over, as page and CLI say it:
+ * the annotators' kappa as the paper defines it (SOTOPIA Appendix E.1), the
+ * same whatever rater A is; the kappa with A over A's own instances.
+ */
+export const ANNOTATORS_KAPPA_NOTE =
+  "human annotators: Randolph's kappa among every annotator, over every instance two or more of them scored, the same whatever rater A is (the paper's definition); " +
+  "humans and A: A counted as one more rater (an annotator as A once), over the instances paired for A and B that an annotator other than A also scored";
+
 /** What reports print for a p-value that underflowed to 0 in double precision: a bound, never "0". */
 export const P_UNDERFLOW = "< 1e-300";
 

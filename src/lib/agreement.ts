@@ -8,7 +8,7 @@ import type {Correlation} from "./inference.js";
 import {exactMean, exactPearson, exactSd, exactSpearman, ExactSum} from "./agreement-sums.js";
 import {extremes, mean, sd} from "./stats.js";
 
-export {HUMANS, P_UNDERFLOW, POOLED_CORRELATION_REASON, pText, raterLabel, reportedP, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
+export {ANNOTATORS_KAPPA_NOTE, HUMANS, P_UNDERFLOW, POOLED_CORRELATION_REASON, pText, raterLabel, reportedP, type RaterChoice, type SpreadBasis} from "./agreement-labels.js";
 
 /**
  * Equal-width bin of a score: k bins over [lo, hi], each of width (hi − lo)/k,
@@ -315,13 +315,18 @@ export function coverageText(coverage: readonly RaterCoverage[]): {lines: string
 }
 
 /**
- * Kappa among the human annotators does not depend on rater A. When A is one
- * of them, leaving A out of "the annotators" would leave most instances one
- * annotator and no kappa at all: take it over every annotator instead, on
- * every instance two or more of them scored.
+ * The "human annotators" kappa of every row as the paper means it (Appendix
+ * E.1): Randolph's kappa among every annotator, over every instance two or
+ * more of them scored, whatever rater A is. The table's own kappaHumans is
+ * over the instances A and B were paired on, so with an LLM A that scored a
+ * few of the annotated episodes it counted those few (0 items when A scored
+ * none), and with an annotator A it left A out of the others. Rater A does
+ * not change the result: `_a` is ignored, kept so that callers written for
+ * the A-dependent version still compile. The kappa with A as one more rater
+ * stays over A's instances, necessarily.
  */
-export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], a: RaterChoice, dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
-  if (a === HUMANS || !rows.some((r) => r.rater === a.rater && r.rater_kind === "human")) return table.slice();
+export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], _a: RaterChoice, dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
+  if (!rows.some((r) => r.rater_kind === "human")) return table.slice();
   const key = (r: AgreementRow) => `${r.dimension}\u0000${r.played_by}`;
   const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [key(r), r.kappaHumans]));
   return table.map((r) => ({...r, kappaHumans: among.get(key(r)) ?? r.kappaHumans}));
