@@ -117,8 +117,8 @@ export interface RenderedTurn {
  */
 export function parseRenderedConversation(text: string, names: readonly string[]): RenderedTurn[] {
   // A marker starts a line; an empty turn leaves two markers back to back. The
-  // annotation study's prompts end on the turn no one took, as `Turn #N,` on its own line.
-  const marker = /(?<![^\n])Turn #(\d+)(?:(:)[ \t]*|(,)?[ \t]*(?:\n|$))/g;
+  // annotation study's prompts end on the turn no one took, as a last line `Turn #N,`.
+  const marker = /(?<![^\n])Turn #(\d+)(?:(:)[ \t]*|(,)\s*$|[ \t]*(?:\n|$))/g;
   // One prompt writes every marker one way (`Turn #N` alone on its line, or `Turn #N: `):
   // a line of the other form is a model quoting a transcript inside its utterance.
   let colonForm: boolean | null = null;

@@ -23,6 +23,10 @@ describe("parseRenderedConversation", () => {
       [1, "Ada Lane", "speak", "Turn #2: Bo Chen said: hi"],
       [2, "Bo Chen", "speak", "It was\nTurn #8,"],
     ]);
+    // `Turn #N,` is a marker only as the last line.
+    expect(parsed('Turn #1\nAda Lane said: "Notes:\nTurn #3,\nBo Chen said: yes"\nTurn #2,')).toEqual([
+      [1, "Ada Lane", "speak", "Notes:\nTurn #3,\nBo Chen said: yes"],
+    ]);
     // A model quoting a transcript as `Turn #N: ` lines, in a prompt whose markers are `Turn #N` lines (as episode 01HNBCQQRFA7332019G6ABD7Y6 does).
     const quoting = 'Turn #1\nAda Lane said: "Summary:\n\nTurn #0: Ada Lane said: "Hi"\n\nTurn #1: Bo Chen said: "Yo""\nTurn #2\nBo Chen left the conversation,';
     expect(parsed(quoting)).toEqual([
