@@ -23,11 +23,17 @@ export function wideColumns(names: readonly string[]): WideColumns {
   const reasoned: {name: string; score: string}[] = [];
   const seatSet = new Set<number>();
   const misnamed: string[] = [];
+  const firstAt = new Map<string, number>();
   for (const [i, raw] of names.entries()) {
     const name = raw.trim();
     const m = SEAT_COLUMN.exec(name);
     if (!m) continue;
     const [, dimension, reasoning, seat] = m;
+    // The reader finds a column by its name, so a second column of that name would hide the first one's scores.
+    const earlier = firstAt.get(name);
+    if (earlier !== undefined) throw new RecordProblem("header", `columns ${earlier + 1} and ${i + 1} are both named ${JSON.stringify(name)}`);
+    firstAt.set(name, i);
+    if (Number(seat) < 1) throw new RecordProblem("header", `column ${i + 1}, ${JSON.stringify(name)}, names seat ${seat}; seats count from 1`);
     if (!sotopiaDimension(dimension!)) {
       const meant = closest(dimension!, DIMENSION_KEYS);
       const hint = meant ? `did you mean ${meant}${reasoning ?? ""}_${seat}?` : "rename or remove it";
