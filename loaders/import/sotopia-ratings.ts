@@ -3,22 +3,30 @@
 //   long: episode_id, agent, dimension, rater, value[, rationale, rater_kind, run_id]
 //   wide: the SOTOPIA annotation files: [ID,] pk, prolific_id, <dimension>_<seat>, <dimension>_reasoning_<seat>
 
-import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {closest} from "../did-you-mean.js";
+import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS, type Dimension} from "../../src/lib/dimensions.js";
 import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
 import {RecordProblem} from "./errors.js";
 import {decodeWhole} from "./files.js";
 import {fillSeriesStem, namesConflict, PLACEHOLDER_MODELS, type ModelCell, type SeatModel} from "./model-names.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./registry.js";
+import {wideColumns, type WideColumns} from "./sotopia-wide-header.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];
 export const LONG_REQUIRED = ["episode_id", "agent", "dimension", "rater", "value"];
 /** Number() also reads 0x7, 0b101, 0o7 and Infinity; a score is written in decimal. */
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
-function score(dimension: string, text: string, field: string): number {
-  const dim = sotopiaDimension(dimension);
-  if (!dim) throw new RecordProblem(field, `unknown dimension ${JSON.stringify(dimension)} (expected one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")})`);
+function dimensionNamed(name: string, field: string): Dimension {
+  const dim = sotopiaDimension(name);
+  if (dim) return dim;
+  const keys = SOTOPIA_DIMENSIONS.map((d) => d.key);
+  const meant = closest(name, keys);
+  throw new RecordProblem(field, `unknown dimension ${JSON.stringify(name)}${meant ? `: did you mean ${JSON.stringify(meant)}?` : ""} (expected one of ${keys.join(", ")})`);
+}
+
+function score(dim: Dimension, text: string, field: string): number {
   if (!text.trim()) throw new RecordProblem(field, `is empty (expected a score in [${dim.lo}, ${dim.hi}])`);
   const trimmed = text.trim();
   if (!DECIMAL.test(trimmed)) throw new RecordProblem(field, `expected a decimal number in [${dim.lo}, ${dim.hi}], got ${JSON.stringify(text)}`);
@@ -54,7 +62,7 @@ function longRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext): Ratin
   };
   const episode_id = get("episode_id").trim();
   requireEpisode(ctx, episode_id, "episode_id");
-  const dimension = get("dimension").trim();
+  const dimension = dimensionNamed(get("dimension").trim(), "dimension");
   const kind = (get("rater_kind").trim() || "human") as RaterKind;
   if (!RATER_KINDS.includes(kind)) throw new RecordProblem("rater_kind", `expected one of ${RATER_KINDS.join(", ")}, got ${JSON.stringify(kind)}`);
   const rater = get("rater").trim();
@@ -62,7 +70,7 @@ function longRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext): Ratin
   return {
     episode_id,
     agent: seat(ctx, episode_id, get("agent"), "agent"),
-    dimension,
+    dimension: dimension.key,
     rater,
     rater_kind: kind,
     value: score(dimension, get("value"), "value"),
@@ -71,7 +79,7 @@ function longRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext): Ratin
   };
 }
 
-function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats: number[]): RatingRecord[] {
+function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, {seats, dimensions}: WideColumns): RatingRecord[] {
   const get = (name: string) => row.fields[col.get(name)!] ?? "";
   const episode_id = get("pk").trim();
   requireEpisode(ctx, episode_id, "pk");
@@ -84,13 +92,12 @@ function wideRow(row: CsvRow, col: Map<string, number>, ctx: ReadContext, seats:
   const out: RatingRecord[] = [];
   for (const s of seats) {
     if (s > ctx.seatsOf(episode_id).length) throw new RecordProblem(`*_${s}`, `episode ${episode_id} has no seat ${s}`);
-    for (const d of SOTOPIA_DIMENSIONS) {
+    for (const d of dimensions) {
       const field = `${d.key}_${s}`;
-      if (!col.has(field)) continue;
       const reasoning = col.has(`${d.key}_reasoning_${s}`) ? get(`${d.key}_reasoning_${s}`) : "";
       out.push({
         episode_id, agent: s, dimension: d.key, rater, rater_kind: "human",
-        value: score(d.key, get(field), field), rationale: reasoning || null, run_id,
+        value: score(d, get(field), field), rationale: reasoning || null, run_id,
       });
     }
   }
@@ -163,15 +170,17 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
   if (!header) throw new RecordProblem(null, "the file is empty (expected a header row)");
   const col = new Map(header.fields.map((name, i) => [name.trim(), i]));
   const wide = col.has("pk") && col.has("prolific_id");
-  const seats = wide
-    ? [...new Set([...col.keys()].map((k) => /^[a-z_]+?_(\d+)$/.exec(k)).filter((m) => m && sotopiaDimension(m[0].replace(/_\d+$/, ""))).map((m) => Number(m![1])))].sort()
-    : [];
-  if (wide && !seats.length) throw new RecordProblem("header", "wide layout without any <dimension>_<seat> column");
+  const columns = wide ? wideColumns(header.fields) : {seats: [], dimensions: []};
+  if (wide && !columns.dimensions.length) throw new RecordProblem("header", "wide layout without any <dimension>_<seat> column");
   if (!wide) {
     const missing = LONG_REQUIRED.filter((c) => !col.has(c));
     if (missing.length) {
       throw new RecordProblem("header", `missing column(s) ${missing.join(", ")}: expected the long layout (${LONG_REQUIRED.join(", ")}[, rationale]) or the wide annotation layout (pk, prolific_id, <dimension>_<seat>)`);
     }
+  }
+  if (wide && columns.dimensions.length < SOTOPIA_DIMENSIONS.length) {
+    const absent = SOTOPIA_DIMENSIONS.filter((d) => !columns.dimensions.includes(d)).map((d) => d.key);
+    yield {kind: "note", note: `scores ${columns.dimensions.length} of the ${SOTOPIA_DIMENSIONS.length} SOTOPIA dimensions, for every seat: ${columns.dimensions.map((d) => d.key).join(", ")} (no columns for ${absent.join(", ")})`};
   }
   await ctx.lookUpEpisodes(referencedEpisodes(text, col.get(wide ? "pk" : "episode_id")!));
   // Wide files name the model under test in a `model` column; a spreadsheet fill series there is read as one name, and said so.
@@ -206,7 +215,7 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
         yield {kind: "ratings", line: row.line, ratings: [longRow(row, col, ctx)]};
         continue;
       }
-      const ratings = wideRow(row, col, ctx, seats);
+      const ratings = wideRow(row, col, ctx, columns);
       const cell = named ? (row.fields[col.get("model")!] ?? "").trim() : "";
       const claim = seatModel(ctx, (row.fields[col.get("pk")!] ?? "").trim(), cell && (seriesStem ?? cell));
       if (claim) {

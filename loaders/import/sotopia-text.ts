@@ -116,10 +116,21 @@ export interface RenderedTurn {
  * sotopia's evaluation prompt. Speakers are matched against the known names.
  */
 export function parseRenderedConversation(text: string, names: readonly string[]): RenderedTurn[] {
-  // A marker starts a line; an empty turn leaves two markers back to back.
-  const marker = /(?<![^\n])Turn #(\d+)(?::[ \t]*|[ \t]*(?:\n|$))/g;
+  // A marker starts a line; an empty turn leaves two markers back to back. The
+  // annotation study's prompts end on the turn no one took, as a last line `Turn #N,`.
+  const marker = /(?<![^\n])Turn #(\d+)(?:(:)[ \t]*|(,)\s*$|[ \t]*(?:\n|$))/g;
+  // One prompt writes every marker one way (`Turn #N` alone on its line, or `Turn #N: `):
+  // a line of the other form is a model quoting a transcript inside its utterance.
+  let colonForm: boolean | null = null;
   const starts: {turn: number; bodyStart: number; markerStart: number}[] = [];
-  for (let m; (m = marker.exec(text)); ) starts.push({turn: Number(m[1]), bodyStart: m.index + m[0].length, markerStart: m.index});
+  for (let m; (m = marker.exec(text)); ) {
+    if (m[3] === undefined) {
+      const colon = m[2] !== undefined;
+      colonForm ??= colon;
+      if (colon !== colonForm) continue;
+    }
+    starts.push({turn: Number(m[1]), bodyStart: m.index + m[0].length, markerStart: m.index});
+  }
   const turns: RenderedTurn[] = [];
   for (const [i, s] of starts.entries()) {
     const end = i + 1 < starts.length ? starts[i + 1].markerStart : text.length;

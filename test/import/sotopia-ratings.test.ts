@@ -1,6 +1,7 @@
 import {describe, expect, it} from "vitest";
-import {readdirSync} from "node:fs";
+import {readdirSync, readFileSync} from "node:fs";
 import {basename, join} from "node:path";
+import {parseCsv} from "../../loaders/import/csv.js";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows, type Store} from "../../loaders/store/db.js";
@@ -40,12 +41,18 @@ describe("sotopia-ratings, long layout", () => {
   it("rejects out-of-range values, unknown dimensions, non-numbers, unknown seats and short rows", async () => {
     const store = await storeWithEpisode();
     expect((await failure(store, HEADER + "ep-1,1,secret,a,2,\n")).problem).toBe("2 is outside SEC's range [-10, 0]");
-    expect((await failure(store, HEADER + "ep-1,1,charm,a,2,\n")).problem).toMatch(/^unknown dimension "charm"/);
+    expect((await failure(store, HEADER + "ep-1,1,charm,a,2,\n")).problem).toMatch(/^unknown dimension "charm" \(expected one of /);
     expect((await failure(store, HEADER + "ep-1,1,goal,a,high,\n")).problem).toBe('expected a decimal number in [0, 10], got "high"');
     expect((await failure(store, HEADER + "ep-1,3,goal,a,5,\n")).problem).toContain("seat 3 does not exist");
     expect((await failure(store, HEADER + "ep-1,Nobody,goal,a,5,\n")).problem).toContain("neither a seat number nor a participant");
     expect((await failure(store, HEADER + "ep-1,1,goal\n")).problem).toBe("has 3 fields, the header has 6");
     expect((await failure(store, "episode,score\nep-1,5\n")).problem).toMatch(/^missing column\(s\) episode_id, agent, dimension, rater, value/);
+  });
+
+  it("names the dimension column for an unknown dimension, with the dimension probably meant", async () => {
+    const store = await storeWithEpisode();
+    const e = await failure(store, HEADER + "ep-1,1,goal,a,5,\nep-1,1,believabilty,a,7,\n");
+    expect(e.message).toBe(`${join(store.dir, "r.csv")}:3: dimension: unknown dimension "believabilty": did you mean "believability"? (expected one of believability, relationship, knowledge, secret, social_rules, financial_and_material_benefits, goal)`);
   });
 
   it("rejects the same rater scoring the same thing twice with different values, within a file or across imports", async () => {
@@ -59,6 +66,8 @@ describe("sotopia-ratings, long layout", () => {
 });
 
 const WIDE = "ID,model,pk,prolific_id,goal_1,goal_2\n";
+/** The summary's note on a file like WIDE, which scores one dimension. */
+const GOAL_ONLY = "scores 1 of the 7 SOTOPIA dimensions, for every seat: goal (no columns for believability, relationship, knowledge, secret, social_rules, financial_and_material_benefits)";
 const withPlaceholder = (id: string, models = ["judge-x", "gpt-3.5-turbo", "custom_model"]) => dumpRecord(id, {experiment_model_name_pairs: models});
 
 async function storeWithPlaceholders(ids = ["ep-1", "ep-2"]): Promise<Store & {dir: string; log: string}> {
@@ -75,7 +84,7 @@ describe("sotopia-ratings naming placeholder seats (custom_model) from the model
     const store = await storeWithPlaceholders();
     const summary = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "bc.csv", WIDE + "1,BC,ep-1,r1,5,6\n2,BC,ep-1,r2,4,6\n3,BC,ep-2,r1,3,3\n")]);
     expect(summary.files[0]!.modelNames).toEqual([{placeholder: "custom_model", model: "BC", episodes: 2}]);
-    expect(summary.files[0]!.notes).toEqual([]);
+    expect(summary.files[0]!.notes).toEqual([GOAL_ONLY]);
     expect(await seatModels(store)).toEqual([
       {episode_id: "ep-1", agent: 1, model: "gpt-3.5-turbo"}, {episode_id: "ep-1", agent: 2, model: "BC"},
       {episode_id: "ep-2", agent: 1, model: "gpt-3.5-turbo"}, {episode_id: "ep-2", agent: 2, model: "BC"},
@@ -150,6 +159,7 @@ describe("sotopia-ratings naming placeholder seats (custom_model) from the model
     const summary = await importFiles(store, "sotopia-ratings", [writeFile(store.dir, "sr.csv", csv)]);
     expect(summary.files[0]!.modelNames).toEqual([{placeholder: "custom_model", model: "sr-round", episodes: 2}]);
     expect(summary.files[0]!.notes).toEqual([
+      GOAL_ONLY,
       'the model column counts up row by row ("sr-round2" on line 2 … "sr-round4" on line 4), as a spreadsheet fill series does, and so names one episode differently on different rows: read as one model, "sr-round"',
     ]);
     // Counting down is no fill series: the two names for ep-1 are refused.
@@ -241,5 +251,83 @@ describeWithFixtures("sotopia-ratings on the real SOTOPIA annotation files (wide
     const e = await importFiles(store, "sotopia-ratings", [join(HUMAN_EVAL, "gpt4_final.csv")]).then(() => null, (x: unknown) => x);
     expect((e as ImportError).field).toBe("pk");
     expect((e as ImportError).problem).toContain("import its episode log first");
+  });
+});
+
+const DIMENSIONS = "believability, relationship, knowledge, secret, social_rules, financial_and_material_benefits, goal";
+
+/** A copy of a real wide file in the store's folder, its columns passed through `edit` (name and cells together). */
+function editedCopy(dir: string, file: string, edit: (columns: {name: string; cells: string[]}[]) => {name: string; cells: string[]}[]): string {
+  const parsed = [...parseCsv(readFileSync(join(HUMAN_EVAL, file), "utf8"))].map((r) => r.fields);
+  const columns = edit(parsed[0]!.map((name, i) => ({name, cells: parsed.slice(1).map((r) => r[i]!)})));
+  const quoted = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
+  const lines = [columns.map((c) => quoted(c.name)).join(",")];
+  for (let r = 0; r < parsed.length - 1; r++) lines.push(columns.map((c) => quoted(c.cells[r]!)).join(","));
+  return writeFile(dir, file, lines.join("\n") + "\n");
+}
+const renamed = (from: string, to: string) => (cs: {name: string; cells: string[]}[]) => cs.map((c) => (c.name === from ? {...c, name: to} : c));
+const without = (...names: string[]) => (cs: {name: string; cells: string[]}[]) => cs.filter((c) => !names.includes(c.name.trim()));
+
+describeWithFixtures("sotopia-ratings refuses a wide file whose header would leave scores behind", () => {
+  // gpt3.5_final.csv: 29 responses to the 14 GPT3.5-GPT3.5 episodes, 7 dimensions × 2 seats each.
+  async function storeWithLogs(): Promise<Store & {dir: string}> {
+    const store = await tempStore();
+    await importFiles(store, "sotopia", readdirSync(join(OTREE, "GPT3.5-GPT3.5")).map((f) => join(OTREE, "GPT3.5-GPT3.5", f)));
+    return store;
+  }
+
+  it("imports the file as it is: 406 scores, and no note", async () => {
+    const store = await storeWithLogs();
+    const summary = await importFiles(store, "sotopia-ratings", [editedCopy(store.dir, "gpt3.5_final.csv", (cs) => cs)]);
+    expect(summary.ratings).toBe(29 * 14);
+    expect(summary.files[0]!.notes).toEqual([]);
+  });
+
+  it("refuses a misspelt score column, naming it and the dimension meant, and imports nothing", async () => {
+    const store = await storeWithLogs();
+    const path = editedCopy(store.dir, "gpt3.5_final.csv", renamed("believability_1", "beleivability_1"));
+    const e = await expectImportFailure(store, "sotopia-ratings", [path]);
+    expect(e.message).toBe(`${path}:1: header: column 6, "beleivability_1", is named like a score column of seat 1, but "beleivability" is no SOTOPIA dimension (did you mean believability_1?); the dimensions are ${DIMENSIONS}`);
+    // A misspelt rationale column is named the same way; a name far from any dimension is only refused.
+    const reasoning = editedCopy(store.dir, "gpt3.5_final.csv", renamed("social_rules_reasoning_2", "social_rule_reasoning_2"));
+    expect((await expectImportFailure(store, "sotopia-ratings", [reasoning])).problem).toBe(
+      `column 29, "social_rule_reasoning_2", is named like a score column of seat 2, but "social_rule" is no SOTOPIA dimension (did you mean social_rules_reasoning_2?); the dimensions are ${DIMENSIONS}`);
+    const overall = editedCopy(store.dir, "gpt3.5_final.csv", (cs) => [...cs, {name: "overall_1", cells: cs[0]!.cells.map(() => "5")}]);
+    expect((await expectImportFailure(store, "sotopia-ratings", [overall])).problem).toBe(
+      `column 34, "overall_1", is named like a score column of seat 1, but "overall" is no SOTOPIA dimension (rename or remove it); the dimensions are ${DIMENSIONS}`);
+    expect(await count(store, "SELECT count(*) FROM ratings")).toBe(0);
+  });
+
+  it("refuses a dimension scored for one seat and not the other, naming the missing columns, and imports nothing of any file", async () => {
+    const store = await storeWithLogs();
+    await importFiles(store, "sotopia", readdirSync(join(OTREE, "GPT3.5-GPT4")).map((f) => join(OTREE, "GPT3.5-GPT4", f)));
+    const good = join(HUMAN_EVAL, "gpt4_final.csv");
+    const path = editedCopy(store.dir, "gpt3.5_final.csv", without("goal_2"));
+    const e = await expectImportFailure(store, "sotopia-ratings", [good, path]);
+    expect(e.message).toBe(`${path}:1: header: missing score column(s) goal_2 (the file scores goal for seat 1 only): a wide file scores each of its dimensions for every seat (1 and 2 here)`);
+    const two = editedCopy(store.dir, "gpt3.5_final.csv", without("goal_2", "secret_1", "secret_reasoning_1"));
+    expect((await expectImportFailure(store, "sotopia-ratings", [two])).problem).toBe(
+      "missing score column(s) secret_1, goal_2 (the file scores secret for seat 2 only, goal for seat 1 only): a wide file scores each of its dimensions for every seat (1 and 2 here)");
+    // A rationale column whose scores are gone for both seats.
+    const orphan = editedCopy(store.dir, "gpt3.5_final.csv", without("goal_1", "goal_2"));
+    expect((await expectImportFailure(store, "sotopia-ratings", [orphan])).problem).toBe(
+      'column "goal_reasoning_1" holds rationales for a score column goal_1 the file does not have');
+    // Two columns of one name (the reader would see the second only), and a seat 0.
+    const twice = editedCopy(store.dir, "gpt3.5_final.csv", renamed("goal_2", "goal_1"));
+    expect((await expectImportFailure(store, "sotopia-ratings", [twice])).problem).toBe('columns 18 and 32 are both named "goal_1"');
+    const zero = editedCopy(store.dir, "gpt3.5_final.csv", (cs) => [...cs, {name: "goal_0", cells: cs[0]!.cells.map(() => "5")}]);
+    expect((await expectImportFailure(store, "sotopia-ratings", [zero])).problem).toBe('column 34, "goal_0", names seat 0; seats count from 1');
+    expect(await count(store, "SELECT count(*) FROM ratings")).toBe(0);
+  });
+
+  it("imports a file that scores fewer dimensions for every seat, and says which", async () => {
+    const store = await storeWithLogs();
+    const path = editedCopy(store.dir, "gpt3.5_final.csv", without("goal_1", "goal_reasoning_1", "goal_2", "goal_reasoning_2"));
+    const summary = await importFiles(store, "sotopia-ratings", [path]);
+    expect(summary.ratings).toBe(29 * 12);
+    expect(summary.files[0]!.notes).toEqual([
+      "scores 6 of the 7 SOTOPIA dimensions, for every seat: believability, relationship, knowledge, secret, social_rules, financial_and_material_benefits (no columns for goal)",
+    ]);
+    expect(await rows(store.conn, "SELECT DISTINCT dimension FROM ratings WHERE dimension LIKE 'g%'")).toEqual([]);
   });
 });

@@ -97,6 +97,24 @@ describeWithFixtures("sotopia format on real data", () => {
       WHERE episode_id = '01H7VM65KGGY7842XGE5A7PEK1' AND m.seq = 0`)).toEqual([
       {scenario: "Two people in a romantic relationship are on a vacation", agent: 1, action_type: "speak", start: "Hendrick, darling, I"},
     ]);
+    // Its prompt ends on `Turn #8,` (as 27 of the 154 do): the last message is Sasha's utterance alone, without its quotes or the marker.
+    expect(await rows(store.conn, `SELECT turn, agent, action_type, content FROM messages
+      WHERE episode_id = '01H7VM65KGGY7842XGE5A7PEK1' ORDER BY seq DESC LIMIT 1`)).toEqual([{
+      turn: 7, agent: 1, action_type: "speak",
+      content: "Thank you, Hendrick. I'm glad we're on the same page. Let's give the firmer mattress a try. And remember, if you're still struggling with your back pain, we can look into other options. The most important thing is that we're both comfortable and can enjoy this vacation together.",
+    }]);
+    expect(await count(store, String.raw`SELECT count(*) FROM messages WHERE regexp_matches(content, '
+Turn #\d+,?$') OR content LIKE '"%"'`)).toBe(0);
+    // "Turn #" is left only where a model wrote it inside its utterance: 4 messages of 3 episodes.
+    expect(await rows(store.conn, `SELECT episode_id, turn, left(content, 30) AS start FROM messages WHERE content LIKE '%Turn #%' ORDER BY ALL`)).toEqual([
+      {episode_id: "01HNBCQQRFA7332019G6ABD7Y6", turn: 4, start: "Strangely, you have exited the"},
+      {episode_id: "01HP5KH3R3NWD8BZE9BN0GRPJY", turn: 4, start: "Turn #4: Ethan Smith said: 'Oh"},
+      {episode_id: "01HP5KH3R3NWD8BZE9BN0GRPJY", turn: 6, start: "Turn #5: Ethan Smith said: \"Ye"},
+      {episode_id: "01HP5P0MBPQ5WN9GSVKAVXFDRY", turn: 5, start: "Turn #5: Eli Dawson \"Well Etha"},
+    ]);
+    // That first one quotes a whole transcript as `Turn #N: …` lines in a prompt whose markers are `Turn #N` lines: one utterance, not five turns.
+    expect(await rows(store.conn, `SELECT list(turn ORDER BY seq) AS turns, list(agent ORDER BY seq) AS agents FROM messages
+      WHERE episode_id = '01HNBCQQRFA7332019G6ABD7Y6'`)).toEqual([{turns: [1, 2, 3, 4, 5, 6, 7], agents: [1, 2, 1, 2, 1, 2, 1]}]);
   });
 });
 
