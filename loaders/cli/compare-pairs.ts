@@ -7,6 +7,20 @@
 import type {DuckDBConnection, DuckDBDataChunk} from "@duckdb/node-api";
 import {distinguishingKeys, SIDE_KEYS, sideWhere, type Pairing, type PairedMetric, type Side, type SideKey} from "../../src/lib/compare.js";
 
+/**
+ * Per two models (model_a < model_b) and rater (null: rows with none), the
+ * (metric, item) both have, over the rows of `rowsSql`: src/lib/compare.ts
+ * ModelPairCount, from which the default sides are chosen. Items as a
+ * comparison of two models keys them: the task, and the setting, memory and
+ * COT neither side names.
+ */
+export const modelPairsSql = (rowsSql: string): string => `
+WITH items AS (SELECT DISTINCT metric, task, setting, memory, cot, model, rater FROM (${rowsSql}) WHERE model IS NOT NULL)
+SELECT a.model AS model_a, b.model AS model_b, a.rater AS rater, count(*)::INTEGER AS pairs
+FROM items a JOIN items b ON a.metric = b.metric AND a.task = b.task AND a.model < b.model AND a.rater IS NOT DISTINCT FROM b.rater
+  AND a.setting IS NOT DISTINCT FROM b.setting AND a.memory IS NOT DISTINCT FROM b.memory AND a.cot IS NOT DISTINCT FROM b.cot
+GROUP BY ALL`;
+
 /** A vector with no nulls in it (codes are coalesced, values are not null). */
 type Column<T> = {getItem(index: number): T};
 

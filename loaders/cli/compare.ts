@@ -7,13 +7,13 @@ import {parseCommandLine} from "./args.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {IB_SOURCES_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
-import {pairInStore, readCoded} from "./compare-pairs.js";
+import {modelPairsSql, pairInStore, readCoded} from "./compare-pairs.js";
 import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "./compare-stage.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
   BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
-  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
+  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
@@ -88,7 +88,7 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string
     else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
   }
   if (!models.length && !raters.length) return null;
-  return defaultSidesFromCounts(benchmark, models, raters);
+  return defaultSidesFromCounts(benchmark, models, raters, await rows<ModelPairCount>(store.conn, modelPairsSql(sql)));
 }
 
 const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
