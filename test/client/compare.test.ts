@@ -1,5 +1,7 @@
 import {describe, expect, it} from "vitest";
 import {forestRows} from "../../src/client/compare.js";
+import {forestPlot} from "../../src/components/compare-forest.js";
+import {vegaWarnings} from "../helpers/vega-warnings.js";
 import {forPage, PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, unpairedLine, type CompareRequest, type PageComparison} from "../../src/client/compare-summary.js";
 import {benchmarkChoices, type Comparison, type MetricComparison} from "../../src/lib/compare.js";
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from "../../src/lib/resample.js";
@@ -88,5 +90,22 @@ describe("forestRows", () => {
       {metric: "rel", difference: 1, lo: -1, hi: 2, significant: "adjusted p ≥ 0.05"},
     ]);
     expect(forestRows(c, "bootstrap").map((r) => [r.lo, r.hi])).toEqual([[0.6, 3], [-0.9, 3]]);
+  });
+});
+
+describe("forestPlot", () => {
+  const row = (metric: string, difference: number, lo: number, hi: number) => ({metric, difference, lo, hi, significant: "adjusted p ≥ 0.05"});
+
+  it("draws with no Vega warning, with rows and with none (no metric with a finite interval)", async () => {
+    expect(await vegaWarnings(forestPlot([row("goal", 0.5, -0.2, 1.2), row("bel", -1, -3, 0.5)], {width: 800, interval: "t"}))).toEqual([]);
+    expect(await vegaWarnings(forestPlot([], {width: 800, interval: "t"}))).toEqual([]);
+  });
+
+  it("spans the intervals and zero on its x axis", () => {
+    const x = (rows: ReturnType<typeof row>[]) => (forestPlot(rows, {width: 800, interval: "t"}) as unknown as {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}).layer.map((l) => l.encoding.x.scale?.domain);
+    expect(x([row("goal", 0.5, 0.2, 1.2), row("bel", 1, 0.4, 2.5)])).toEqual(Array(3).fill([0, 2.5]));
+    expect(x([row("goal", -0.5, -1.5, -0.25)])).toEqual(Array(3).fill([-1.5, 0]));
+    // Nothing to span: an axis around zero.
+    expect(x([])).toEqual(Array(3).fill([-1, 1]));
   });
 });
