@@ -13,7 +13,7 @@ import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "./compare-st
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
@@ -89,7 +89,9 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string
     else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
   }
   if (!models.length && !raters.length) return null;
-  return defaultSidesFromCounts(benchmark, models, raters, await rows<ModelPairCount>(store.conn, modelPairsSql(sql)));
+  const counted = await countedDefaultSides(benchmark, models, raters,
+    (only) => rows<ModelPairCount>(store.conn, modelPairsSql(sql, only?.length ?? 0), only ? only.slice() : undefined));
+  return counted.defaults;
 }
 
 const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {

@@ -6,7 +6,7 @@
 
 import {modelPairsSql, pairInStore} from "../../loaders/cli/compare-pairs.js";
 import {rows, type Store} from "../../loaders/store/db.js";
-import {benchmarkChoices, checkedPairing, COMPARE_BENCHMARKS, SIDE_KEYS, comparePaired, compareRuns, matchedKeys, sidesWhere, type CompareRow, type Comparison, type KeyCounts, type ModelPairCount} from "../lib/compare.js";
+import {benchmarkChoices, checkedPairing, countedDefaultSides, COMPARE_BENCHMARKS, SIDE_KEYS, comparePaired, compareRuns, matchedKeys, sidesWhere, type CompareRow, type Comparison, type KeyCounts, type ModelPairCount} from "../lib/compare.js";
 import {forPage, PAGE_OPTIONS, summaryJson, type CompareRequest, type CompareSummary} from "../client/compare-summary.js";
 import {COMPARE_COLUMNS, stageCompareRows} from "./compare-rows.js";
 import {withStore} from "./store.js";
@@ -31,7 +31,9 @@ const summary = await withStore(async (store): Promise<CompareSummary> => {
     "SELECT benchmark, rater, count(*)::INTEGER AS n FROM compare_rows WHERE rater IS NOT NULL GROUP BY ALL");
   const pairs: (ModelPairCount & {benchmark: string})[] = [];
   for (const benchmark of COMPARE_BENCHMARKS) {
-    for (const p of await rows<ModelPairCount>(store.conn, modelPairsSql("SELECT * FROM compare_rows WHERE benchmark = ?"), [benchmark])) pairs.push({...p, benchmark});
+    const counted = await countedDefaultSides(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark),
+      (only) => rows<ModelPairCount>(store.conn, modelPairsSql("SELECT * FROM compare_rows WHERE benchmark = ?", only?.length ?? 0), ([benchmark] as string[]).concat(only ?? [])));
+    for (const p of counted.pairs) pairs.push({...p, benchmark});
   }
   const human = await rows<{rater: string}>(store.conn, "SELECT DISTINCT rater FROM ratings WHERE rater_kind = 'human'");
   const choices = benchmarkChoices(groups, models, raters, pairs, new Set(human.map((h) => h.rater)));

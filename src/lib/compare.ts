@@ -552,6 +552,8 @@ export interface DefaultSides {
   b: Side;
   shared: Side;
   note: string;
+  /** The (metric, item) the two sides pair on, as counted for the choice: 0 when no two models pair. */
+  pairs: number;
 }
 
 /**
@@ -623,11 +625,11 @@ export function benchmarkChoices(groups: readonly KeyCounts[], models: readonly 
  */
 export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
   pairCounts: readonly ModelPairCount[]): DefaultSides {
-  const models = modelEpisodes.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+  const models = byEpisodes(modelEpisodes);
   const raters = raterRows.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
   if (models.length < 2) {
     const shared: Side = raters.length ? {rater: raters[0].rater} : {};
-    return {a: {...shared}, b: {...shared}, shared, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
+    return {a: {...shared}, b: {...shared}, shared, pairs: 0, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
   }
   const pairKey = (x: string, y: string) => JSON.stringify(x < y ? [x, y] : [y, x]);
   const byModels = new Map<string, Map<string | null, number>>();
@@ -637,9 +639,9 @@ export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisode
     if (!byRater) byModels.set(key, (byRater = new Map()));
     byRater.set(c.rater, (byRater.get(c.rater) ?? 0) + Number(c.pairs));
   }
-  const sides = (x: number, y: number, rater: string | null, note: string): DefaultSides => {
+  const sides = (x: number, y: number, rater: string | null, pairs: number, note: string): DefaultSides => {
     const shared: Side = rater === null ? {} : {rater};
-    return {a: {model: models[x].model, ...shared}, b: {model: models[y].model, ...shared}, shared, note};
+    return {a: {model: models[x].model, ...shared}, b: {model: models[y].model, ...shared}, shared, pairs, note};
   };
   const counted = (x: number, y: number) => `(${models[x].model}: ${models[x].n}, ${models[y].model}: ${models[y].n})`;
   // Down the list of models: (1st, 2nd), (1st, 3rd), (2nd, 3rd), (1st, 4th), …
@@ -656,12 +658,33 @@ export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisode
       }
       if (most === 0) continue;
       const ratedBy = rater === null ? "" : `, rated by ${rater} (the rater that pairs the most of their items)`;
-      return sides(x, y, rater, `defaults: the two models with the most ${benchmark} episodes that pair on some item ${counted(x, y)}${ratedBy}: ${most} item${most === 1 ? "" : "s"} paired, summed over the metrics`);
+      return sides(x, y, rater, most, `defaults: the two models with the most ${benchmark} episodes that pair on some item ${counted(x, y)}${ratedBy}: ${most} item${most === 1 ? "" : "s"} paired, summed over the metrics`);
     }
   }
   const rater = raters.length ? raters[0].rater : null;
-  return sides(0, 1, rater, `defaults: the two models with the most ${benchmark} episodes ${counted(0, 1)}` +
+  return sides(0, 1, rater, 0, `defaults: the two models with the most ${benchmark} episodes ${counted(0, 1)}` +
     (rater === null ? "" : `, rated by ${rater} (the rater with the most scores)`) + `; no two models pair on any item${rater === null ? "" : " under one rater"}, so nothing is tested`);
+}
+
+/** Models by episodes, most first, ties by name: the order the default sides go down. */
+const byEpisodes = <T extends {model: string; n: number}>(models: readonly T[]): T[] => models.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+
+/**
+ * The default sides with the pair counts they were chosen from, counted by
+ * `countPairs` (ModelPairCount over the rows of the models named, or of all
+ * when null): first between the two models with the most episodes only,
+ * which mostly pair, so that the rows of the others are joined only when
+ * they do not. The same sides as defaultSidesFromCounts over every count.
+ */
+export async function countedDefaultSides(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
+  countPairs: (models: readonly string[] | null) => Promise<ModelPairCount[]>): Promise<{defaults: DefaultSides; pairs: ModelPairCount[]}> {
+  const models = byEpisodes(modelEpisodes);
+  if (models.length < 2) return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, []), pairs: []};
+  const topTwo = await countPairs([models[0].model, models[1].model]);
+  const first = defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, topTwo);
+  if (first.pairs > 0) return {defaults: first, pairs: topTwo};
+  const all = await countPairs(null);
+  return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, all), pairs: all};
 }
 
 /**

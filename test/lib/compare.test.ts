@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {compareRuns, defaultSides, onSide, pairingOf, parseSide, sideBySideHref, type CompareRow} from "../../src/lib/compare.js";
+import {compareRuns, countedDefaultSides, defaultSides, defaultSidesFromCounts, onSide, pairingOf, parseSide, sideBySideHref, type CompareRow} from "../../src/lib/compare.js";
 
 /** A row with every key null but those given. */
 const row = (o: Partial<CompareRow> & Pick<CompareRow, "task" | "metric" | "value" | "model">): CompareRow => ({
@@ -203,6 +203,27 @@ describe("sides", () => {
     const none = defaultSides("sotopia", rows.filter((r) => r.rater !== "person"));
     expect([none.a, none.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
     expect(none.note).toBe("defaults: the two models with the most sotopia episodes (a: 2, b: 2), rated by judge (the rater with the most scores); no two models pair on any item under one rater, so nothing is tested");
+  });
+
+  it("counts pairs of the two largest models first, and of every model only when those two pair nothing", async () => {
+    const models = [{model: "a", n: 5}, {model: "b", n: 4}, {model: "c", n: 3}];
+    const raters = [{rater: "judge", n: 9}];
+    const all = [{model_a: "a", model_b: "b", rater: "judge", pairs: 2}, {model_a: "a", model_b: "c", rater: "judge", pairs: 7}];
+    const asked: (readonly string[] | null)[] = [];
+    const counter = (counts: typeof all) => async (only: readonly string[] | null) => {
+      asked.push(only);
+      return only ? counts.filter((c) => only.includes(c.model_a) && only.includes(c.model_b)) : counts;
+    };
+    const paired = await countedDefaultSides("sotopia", models, raters, counter(all));
+    expect(asked).toEqual([["a", "b"]]);
+    expect([paired.defaults.a, paired.defaults.b, paired.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}, 2]);
+    expect(paired.defaults).toEqual(defaultSidesFromCounts("sotopia", models, raters, all));
+    asked.length = 0;
+    const apart = all.slice(1);
+    const later = await countedDefaultSides("sotopia", models, raters, counter(apart));
+    expect(asked).toEqual([["a", "b"], null]);
+    expect([later.defaults.a, later.defaults.b, later.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}, 7]);
+    expect(later.pairs).toEqual(apart);
   });
 
   it("takes a later model when the two largest share nothing, and counts rater-less rows under any rater", () => {
