@@ -4,16 +4,17 @@
 
 import {resolve} from "node:path";
 import {parseCommandLine} from "./args.js";
+import {closest} from "../did-you-mean.js";
 import {render, type OutputFormat, type ResultTable} from "./output.js";
 import {IB_SOURCES_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
-import {pairInStore, readCoded} from "./compare-pairs.js";
+import {modelPairsSql, pairInStore, readCoded} from "./compare-pairs.js";
 import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "./compare-stage.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, defaultSides, defaultSidesFromCounts, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
-  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type Side,
+  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
@@ -88,7 +89,9 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string
     else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
   }
   if (!models.length && !raters.length) return null;
-  return defaultSidesFromCounts(benchmark, models, raters);
+  const counted = await countedDefaultSides(benchmark, models, raters,
+    (only) => rows<ModelPairCount>(store.conn, modelPairsSql(sql, only?.length ?? 0), only ? only.slice() : undefined));
+  return counted.defaults;
 }
 
 const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
@@ -233,7 +236,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length > 1) throw new Error(`compare takes one benchmark, not ${positionals.join(" ")}\nusage: ${COMPARE_USAGE}`);
   const format = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(format)) throw new Error(`--format must be table, csv or json, not ${format}`);
+  if (!["table", "csv", "json"].includes(format)) {
+    const meant = closest(format, ["table", "csv", "json"]);
+    throw new Error(`--format must be table, csv or json, not ${format}${meant ? `; did you mean ${meant}?` : ""}`);
+  }
   if (values.cluster !== undefined && values.cluster !== "scenario") throw new Error(`--cluster must be scenario, not ${values.cluster}`);
   const interval = values.interval as IntervalMethod | undefined;
   if (interval !== undefined && !INTERVAL_METHODS.includes(interval)) throw new Error(`--interval must be ${INTERVAL_METHODS.join(" or ")}, not ${interval}`);

@@ -214,7 +214,10 @@ export async function main(argv: string[]): Promise<number> {
   const dbPath = values.db ? resolve(values.db) : defaultStorePath();
   const progress = values.quiet ? undefined : stderrProgress();
   const outputFormat = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(outputFormat)) throw new Error(`--format must be table, csv or json, not ${outputFormat}`);
+  if (!["table", "csv", "json"].includes(outputFormat)) {
+    const meant = closest(outputFormat, ["table", "csv", "json"]);
+    throw new Error(`--format must be table, csv or json, not ${outputFormat}${meant ? `; did you mean ${meant}?` : ""}`);
+  }
 
   switch (command) {
     case "import": {
@@ -240,6 +243,11 @@ export async function main(argv: string[]): Promise<number> {
     case "report": {
       const [name] = args;
       if (!name) throw new Error(`usage: sociometer report <name>; reports: ${REPORTS.map((r) => r.name).join(", ")}`);
+      const names = REPORTS.map((r) => r.name);
+      if (!names.includes(name)) {
+        const meant = closest(name, names);
+        throw new Error(`unknown report ${JSON.stringify(name)}${meant ? `; did you mean ${meant}?` : ""}; reports: ${names.join(", ")}`);
+      }
       const report = getReport(name);
       const bins = values.bins === undefined ? undefined : Number(values.bins);
       if (bins !== undefined && !(Number.isInteger(bins) && bins >= 2)) throw new Error(`--bins must be a whole number ≥ 2, not ${values.bins}`);

@@ -15,6 +15,15 @@ export interface ForestRow {
 
 export function forestPlot(rows: readonly ForestRow[], {width, interval}: {width: number; interval: string}): TopLevelSpec {
   const y = {field: "metric", type: "nominal" as const, sort: null, title: null};
+  // The x domain given, from zero and every interval's ends: with no rows (no metric with a finite
+  // interval) Vega took the extent of nothing, [∞, −∞], and warned once per field.
+  let lo = 0;
+  let hi = 0;
+  for (const r of rows) {
+    lo = Math.min(lo, r.lo, r.difference);
+    hi = Math.max(hi, r.hi, r.difference);
+  }
+  const scale = lo < hi ? {domain: [lo, hi], nice: true} : {domain: [-1, 1]};
   const color = {field: "significant", type: "nominal" as const, title: null,
     scale: {domain: ["adjusted p < 0.05", "adjusted p ≥ 0.05"], range: ["#c0392b", "#7f8c8d"]}};
   return {
@@ -23,9 +32,9 @@ export function forestPlot(rows: readonly ForestRow[], {width, interval}: {width
     data: {values: rows.map((r) => ({...r}))},
     config: {view: {stroke: null}, axis: {labelLimit: 220}},
     layer: [
-      {mark: {type: "rule", color: "#999", strokeDash: [4, 3]}, encoding: {x: {datum: 0, type: "quantitative"}}},
-      {mark: {type: "rule", strokeWidth: 2}, encoding: {y, x: {field: "lo", type: "quantitative", title: `difference B − A with its ${interval} interval`}, x2: {field: "hi"}, color}},
-      {mark: {type: "point", filled: true, size: 70, tooltip: true}, encoding: {y, x: {field: "difference", type: "quantitative"}, color}},
+      {mark: {type: "rule", color: "#999", strokeDash: [4, 3]}, encoding: {x: {datum: 0, type: "quantitative", scale}}},
+      {mark: {type: "rule", strokeWidth: 2}, encoding: {y, x: {field: "lo", type: "quantitative", title: `difference B − A with its ${interval} interval`, scale}, x2: {field: "hi"}, color}},
+      {mark: {type: "point", filled: true, size: 70, tooltip: true}, encoding: {y, x: {field: "difference", type: "quantitative", scale}, color}},
     ],
   };
 }

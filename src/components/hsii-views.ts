@@ -111,26 +111,31 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
   const stages = ["n: cases", "n1: parsed", "n2: right target", "n2: judged", "n3: stage-3 wins", "n4: stage-4 wins"];
   // Room for the model names at the left and the two parts side by side.
   const partWidth = Math.max(160, Math.floor((width - 170 - 2 * 110 - 20) / 2));
-  return {
-    title: `Stage counts per model: cases passing stages 1–2, and stage-3 and stage-4 win scores out of n2 (${policy} policy)`,
-    data: {values},
-    facet: {
-      row: {field: "model", type: "nominal", title: null, header: {labelAngle: 0, labelAlign: "left", labelLimit: 160}},
-      column: {field: "part", type: "nominal", title: null, sort: [STAGE_PARTS.passing, STAGE_PARTS.wins]},
-    },
+  // One faceted chart per part, side by side, each with its own three stages as its y domain: one facet
+  // with independent y scales made Vega-Lite union each cell's stages across its layers' sources, and warn.
+  const part = (name: string, first: boolean) => ({
+    title: {text: name, fontSize: 11, fontWeight: "normal" as const},
+    transform: [{filter: {field: "part", equal: name}}],
+    facet: {row: {field: "model", type: "nominal", title: null, header: first ? {labelAngle: 0, labelAlign: "left", labelLimit: 160} : {labels: false}}},
     spec: {
       width: partWidth,
       height: {step: 16},
       encoding: {
-        y: {field: "stage", type: "nominal", sort: stages, title: null},
+        y: {field: "stage", type: "nominal", sort: stages, title: null, scale: {domain: stages.filter((_, i) => (i < 3) === (name === STAGE_PARTS.passing))}},
         x: {field: "value", type: "quantitative", title: "Cases"},
       },
       layer: [
-        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null, scale: {range: ["#4c78a8", "#72b7b2", "#54a24b", "#bab0ac", "#f58518", "#e45756"]}}}},
+        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null, scale: {domain: stages, range: ["#4c78a8", "#72b7b2", "#54a24b", "#bab0ac", "#f58518", "#e45756"]}}}},
         {mark: {type: "text", align: "left", dx: 3}, encoding: {text: {field: "value", type: "quantitative", format: ".4~f"}}},
       ],
     },
-    resolve: {scale: {y: "independent"}},
+  });
+  return {
+    title: `Stage counts per model: cases passing stages 1–2, and stage-3 and stage-4 win scores out of n2 (${policy} policy)`,
+    data: {values},
+    hconcat: [part(STAGE_PARTS.passing, true), part(STAGE_PARTS.wins, false)],
+    // One case axis for both parts, as the facet had: n2 reads the same length on each side.
+    resolve: {scale: {x: "shared", color: "shared"}},
   } as TopLevelSpec;
 }
 

@@ -26,16 +26,18 @@ export function table3Chart(t: Table3, {width}: {width: number}): TopLevelSpec {
 
 /** The change of each variant against its dataset's base, per backend. */
 export function ablationChart(rows: readonly AblationRow[], {width}: {width: number}): TopLevelSpec {
-  const values = rows.filter((r) => !Number.isNaN(r.delta)).map((r) => ({row: `${r.dataset} · ${r.model} · ${r.variant}`, delta: r.delta, dataset: r.dataset}));
+  // In percentage points, as the title and the table give it: an axis formatted as a percentage read "−20%", a relative change.
+  const values = rows.filter((r) => !Number.isNaN(r.delta)).map((r) => ({row: `${r.dataset} · ${r.model} · ${r.variant}`, points: r.delta * 100, dataset: r.dataset}));
   return {
     title: "Change against the base settings (percentage points of the dataset's metric)",
     data: {values},
     width: Math.max(200, width - 420),
     height: {step: 16},
-    mark: {type: "bar", tooltip: true},
+    mark: {type: "bar"},
     encoding: {
       y: {field: "row", type: "nominal", sort: null, title: null, axis: {labelLimit: 400}},
-      x: {field: "delta", type: "quantitative", title: "variant − base", axis: {format: "+.0%"}},
+      tooltip: [{field: "row", title: "dataset · backend · variant"}, {field: "points", title: "variant − base (pts)", format: "+.2f"}],
+      x: {field: "points", type: "quantitative", title: "variant − base (percentage points)", axis: {format: "+~f"}},
       color: {field: "dataset", type: "nominal", title: "Dataset"},
     },
   } as TopLevelSpec;

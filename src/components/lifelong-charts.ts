@@ -94,6 +94,24 @@ export function drawnBand(low: number | null, high: number | null, [lo, hi]: rea
   return {low: cut(low), high: cut(high)};
 }
 
+/**
+ * The chain index axis with its domain given, from the first to the last
+ * index of any point or rule: a layer with no rows (no harder rule, or none
+ * labelled on one side) left Vega to take the extent of nothing, [∞, −∞],
+ * and warn. An empty chart keeps Vega's own domain.
+ */
+function chainIndexAxis(drawn: readonly {index: number}[]): Record<string, unknown> {
+  let first = Infinity;
+  let last = -Infinity;
+  for (const d of drawn) {
+    first = Math.min(first, d.index);
+    last = Math.max(last, d.index);
+  }
+  const axis = {field: "index", type: "quantitative", title: "Chain index", axis: {tickMinStep: 1}};
+  // nice, as Vega-Lite makes a domain it computes: the last tick label stays inside the chart.
+  return first <= last ? {...axis, scale: {domain: [first, last], nice: true}} : axis;
+}
+
 /** The score scale of every curve chart (BEL, GOAL and penalised BEL are all on 0..10). */
 export const SCORE_DOMAIN: readonly [number, number] = [0, 10];
 
@@ -134,7 +152,7 @@ export function curvesChart(rows: readonly CurveRow[], o: CurveChartOptions): To
   const color = byModel
     ? {field: "series", type: "nominal" as const, title: "Series", sort: seriesOrder, legend}
     : {field: "model", type: "nominal" as const, title: "Model", legend};
-  const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};
+  const x = chainIndexAxis(points.concat(rules as never[]));
   const label = (align: "left" | "right") => ({
     transform: [{filter: `datum.side === '${align === "left" ? "right" : "left"}'`}],
     mark: {type: "text", align, baseline: "top", dx: align === "left" ? 3 : -3, y: 2, fontSize: 10, color: RULE_COLOUR},
@@ -142,7 +160,7 @@ export function curvesChart(rows: readonly CurveRow[], o: CurveChartOptions): To
   });
   return {
     title: o.title,
-    data: {values: [...points, ...rules]},
+    data: {values: (points as Record<string, unknown>[]).concat(rules)},
     facet: {
       column: {field: "memory", type: "nominal", title: "Memory mode", sort: memories},
       row: byModel
@@ -212,7 +230,6 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
   const facetWidth = Math.max(150, Math.floor((width - axisRoom - FACET_GAP * (perRow - 1)) / perRow));
   let top = 0.05;
   for (const p of points) if (Number.isFinite(p.rate)) top = Math.max(top, p.rate);
-  const x = {field: "index", type: "quantitative" as const, title: "Chain index", axis: {tickMinStep: 1}};
   // Memory modes whose harder scenarios start at the same index share one rule, its tooltip naming each.
   const byIndex = new Map<number, string[]>();
   for (const h of harder) {
@@ -221,15 +238,12 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
     else byIndex.set(h.index, [`${h.memory}: ${h.label}`]);
   }
   const rules = checkpoints.flatMap((checkpoint) => [...byIndex.entries()].map(([index, labels]) => ({layer: "rule", checkpoint, index, label: labels.join("; ")})));
+  const drawn: Record<string, unknown>[] = points.map((p) => ({layer: "point", checkpoint: p.checkpoint, memory: p.memory_mode, index: (p.from + p.to) / 2,
+    indices: p.from === p.to ? String(p.from) : `${p.from}–${p.to}`, n: p.n, failed: p.failed, rate: p.rate}));
+  const x = chainIndexAxis((drawn as {index: number}[]).concat(rules));
   return {
     title,
-    data: {
-      values: [
-        ...points.map((p) => ({layer: "point", checkpoint: p.checkpoint, memory: p.memory_mode, index: (p.from + p.to) / 2,
-          indices: p.from === p.to ? String(p.from) : `${p.from}–${p.to}`, n: p.n, failed: p.failed, rate: p.rate})),
-        ...rules,
-      ],
-    },
+    data: {values: drawn.concat(rules)},
     // "Character responses (responds_to_partner)" on two lines: the name, then the key.
     facet: {field: "checkpoint", type: "nominal", title: null, sort: checkpoints, header: {
       labelLimit: facetWidth, labelFontSize: 10,

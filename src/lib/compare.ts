@@ -509,22 +509,42 @@ export function informativebenchCompareRows(scored: readonly IbScoredRow[], sour
 }
 
 /**
- * The default comparison: the two models with the most episodes (ties by
- * name), A the first; when the rows have raters, both sides take the rater
- * with the most scores unless a side names another (`shared`).
+ * The default comparison (defaultSidesFromCounts), counted from rows: the
+ * episodes of each model, the scores of each rater, and the items each two
+ * models pair on.
  */
 export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): DefaultSides {
   const episodes = new Map<string, Set<string>>();
   const raterRows = new Map<string, number>();
+  // The models having each (metric, item, rater): what MODEL_PAIRS_SQL joins.
+  const modelsOfItem = new Map<string, Set<string>>();
   for (const r of rows) {
     if (r.model !== null) {
       let set = episodes.get(r.model);
       if (!set) episodes.set(r.model, (set = new Set()));
       set.add(r.episode_id);
+      const item = JSON.stringify([r.metric, r.task, r.setting, r.memory, r.cot, r.rater]);
+      let models = modelsOfItem.get(item);
+      if (!models) modelsOfItem.set(item, (models = new Set()));
+      models.add(r.model);
     }
     if (r.rater !== null) raterRows.set(r.rater, (raterRows.get(r.rater) ?? 0) + 1);
   }
-  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})), Array.from(raterRows, ([rater, n]) => ({rater, n})));
+  const pairs = new Map<string, ModelPairCount>();
+  for (const [item, set] of modelsOfItem) {
+    const rater = (JSON.parse(item) as (string | null)[])[5];
+    const models = Array.from(set).sort();
+    for (let j = 1; j < models.length; j++) {
+      for (let i = 0; i < j; i++) {
+        const key = JSON.stringify([models[i], models[j], rater]);
+        const count = pairs.get(key);
+        if (count) count.pairs++;
+        else pairs.set(key, {model_a: models[i], model_b: models[j], rater, pairs: 1});
+      }
+    }
+  }
+  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})), Array.from(raterRows, ([rater, n]) => ({rater, n})),
+    Array.from(pairs.values()));
 }
 
 export interface DefaultSides {
@@ -532,6 +552,20 @@ export interface DefaultSides {
   b: Side;
   shared: Side;
   note: string;
+  /** The (metric, item) the two sides pair on, as counted for the choice: 0 when no two models pair. */
+  pairs: number;
+}
+
+/**
+ * The (metric, item) two models both have under one rater (null: rows that
+ * have no rater, which join a side of any rater): what comparing the two,
+ * rated by that rater, would pair. model_a and model_b in either order.
+ */
+export interface ModelPairCount {
+  model_a: string;
+  model_b: string;
+  rater: string | null;
+  pairs: number;
 }
 
 /** What the Compare page offers for one benchmark: the values of each side key, with their row counts, and the default sides. */
@@ -548,40 +582,109 @@ export type KeyCounts = {benchmark: string; rows: number} & Partial<Record<SideK
 /**
  * The benchmarks with rows, in COMPARE_BENCHMARKS order, each with its key
  * values and default sides, from counts: rows per key combination, distinct
- * episodes per model, scores per rater.
+ * episodes per model, scores per rater, items per two models and rater.
+ * Runs only human raters use are not offered: an annotation study is stored
+ * as one run per response (hundreds of `response-N`), each a few scores of
+ * one annotator, which the rater key already selects.
  */
 export function benchmarkChoices(groups: readonly KeyCounts[], models: readonly {benchmark: string; model: string; n: number}[],
-  raters: readonly {benchmark: string; rater: string; n: number}[]): BenchmarkChoices[] {
+  raters: readonly {benchmark: string; rater: string; n: number}[], pairs: readonly (ModelPairCount & {benchmark: string})[],
+  humanRaters: ReadonlySet<string>): BenchmarkChoices[] {
   const out: BenchmarkChoices[] = [];
   for (const benchmark of COMPARE_BENCHMARKS) {
     const mine = groups.filter((g) => g.benchmark === benchmark);
     if (mine.length === 0) continue;
+    const notOnlyHuman = new Set<string>();
+    for (const g of mine) if (g.run && !(g.rater && humanRaters.has(g.rater))) notOnlyHuman.add(g.run);
     const values: BenchmarkChoices["values"] = {};
     for (const key of BENCHMARK_KEYS[benchmark]) {
       const counted = new Map<string, number>();
       for (const g of mine) {
         const v = g[key];
+        if (key === "run" && v && !notOnlyHuman.has(v)) continue;
         if (v !== null && v !== undefined) counted.set(v, (counted.get(v) ?? 0) + Number(g.rows));
       }
       if (counted.size) values[key] = Array.from(counted, ([value, rows]) => ({value, rows})).sort((x, y) => (x.value < y.value ? -1 : x.value > y.value ? 1 : 0));
     }
-    const defaults = defaultSidesFromCounts(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark));
+    const defaults = defaultSidesFromCounts(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark),
+      pairs.filter((p) => p.benchmark === benchmark));
     out.push({benchmark, values, defaults});
   }
   return out;
 }
 
-/** defaultSides from counts: episodes per model and scores per rater (the page counts them in SQL). */
-export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[]): DefaultSides {
-  const models = modelEpisodes.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+/**
+ * The default sides from counts (the page and the CLI count them in SQL):
+ * the two models with the most episodes (ties by name) that pair on some
+ * item, going down the list until two do, A the one with more; when the rows
+ * have raters, both sides take the rater that pairs the most of the two
+ * models' items (ties: the rater with more scores). Two models that share no
+ * item would open on a table of nothing but unpaired items. When no two
+ * models pair at all, the two with the most episodes and the rater with the
+ * most scores, and the note says nothing pairs.
+ */
+export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
+  pairCounts: readonly ModelPairCount[]): DefaultSides {
+  const models = byEpisodes(modelEpisodes);
   const raters = raterRows.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
-  const shared: Side = raters.length ? {rater: raters[0].rater} : {};
   if (models.length < 2) {
-    return {a: {...shared}, b: {...shared}, shared, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
+    const shared: Side = raters.length ? {rater: raters[0].rater} : {};
+    return {a: {...shared}, b: {...shared}, shared, pairs: 0, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
   }
-  const note = `defaults: the two models with the most ${benchmark} episodes (${models[0].model}: ${models[0].n}, ${models[1].model}: ${models[1].n})` +
-    (raters.length ? `, rated by ${raters[0].rater} (the rater with the most scores)` : "");
-  return {a: {model: models[0].model, ...shared}, b: {model: models[1].model, ...shared}, shared, note};
+  const pairKey = (x: string, y: string) => JSON.stringify(x < y ? [x, y] : [y, x]);
+  const byModels = new Map<string, Map<string | null, number>>();
+  for (const c of pairCounts) {
+    const key = pairKey(c.model_a, c.model_b);
+    let byRater = byModels.get(key);
+    if (!byRater) byModels.set(key, (byRater = new Map()));
+    byRater.set(c.rater, (byRater.get(c.rater) ?? 0) + Number(c.pairs));
+  }
+  const sides = (x: number, y: number, rater: string | null, pairs: number, note: string): DefaultSides => {
+    const shared: Side = rater === null ? {} : {rater};
+    return {a: {model: models[x].model, ...shared}, b: {model: models[y].model, ...shared}, shared, pairs, note};
+  };
+  const counted = (x: number, y: number) => `(${models[x].model}: ${models[x].n}, ${models[y].model}: ${models[y].n})`;
+  // Down the list of models: (1st, 2nd), (1st, 3rd), (2nd, 3rd), (1st, 4th), …
+  for (let y = 1; y < models.length; y++) {
+    for (let x = 0; x < y; x++) {
+      const byRater = byModels.get(pairKey(models[x].model, models[y].model));
+      if (!byRater) continue;
+      const unrated = byRater.get(null) ?? 0;
+      let rater: string | null = raters.length ? raters[0].rater : null;
+      let most = unrated + (rater === null ? 0 : byRater.get(rater) ?? 0);
+      for (const r of raters) {
+        const n = unrated + (byRater.get(r.rater) ?? 0);
+        if (n > most) [rater, most] = [r.rater, n];
+      }
+      if (most === 0) continue;
+      const ratedBy = rater === null ? "" : `, rated by ${rater} (the rater that pairs the most of their items)`;
+      return sides(x, y, rater, most, `defaults: the two models with the most ${benchmark} episodes that pair on some item ${counted(x, y)}${ratedBy}: ${most} item${most === 1 ? "" : "s"} paired, summed over the metrics`);
+    }
+  }
+  const rater = raters.length ? raters[0].rater : null;
+  return sides(0, 1, rater, 0, `defaults: the two models with the most ${benchmark} episodes ${counted(0, 1)}` +
+    (rater === null ? "" : `, rated by ${rater} (the rater with the most scores)`) + `; no two models pair on any item${rater === null ? "" : " under one rater"}, so nothing is tested`);
+}
+
+/** Models by episodes, most first, ties by name: the order the default sides go down. */
+const byEpisodes = <T extends {model: string; n: number}>(models: readonly T[]): T[] => models.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
+
+/**
+ * The default sides with the pair counts they were chosen from, counted by
+ * `countPairs` (ModelPairCount over the rows of the models named, or of all
+ * when null): first between the two models with the most episodes only,
+ * which mostly pair, so that the rows of the others are joined only when
+ * they do not. The same sides as defaultSidesFromCounts over every count.
+ */
+export async function countedDefaultSides(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
+  countPairs: (models: readonly string[] | null) => Promise<ModelPairCount[]>): Promise<{defaults: DefaultSides; pairs: ModelPairCount[]}> {
+  const models = byEpisodes(modelEpisodes);
+  if (models.length < 2) return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, []), pairs: []};
+  const topTwo = await countPairs([models[0].model, models[1].model]);
+  const first = defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, topTwo);
+  if (first.pairs > 0) return {defaults: first, pairs: topTwo};
+  const all = await countPairs(null);
+  return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, all), pairs: all};
 }
 
 /**

@@ -20,6 +20,9 @@ export interface DifferenceTest {
 /** Paired t: mean of d = b − a with a Student t interval (df n − 1) and two-sided p. */
 export function pairedT(differences: ArrayLike<number>, level = 0.95): DifferenceTest {
   const n = differences.length;
+  // Below two pairs there are no degrees of freedom to name.
+  if (n === 0) return {n, difference: NaN, lo: NaN, hi: NaN, p: NaN, method: "paired t: no pairs"};
+  if (n === 1) return {n, difference: differences[0], lo: NaN, hi: NaN, p: NaN, method: "paired t: one pair, and the test needs two"};
   let sum = 0;
   for (let i = 0; i < n; i++) sum += differences[i];
   const mean = sum / n;
@@ -28,13 +31,12 @@ export function pairedT(differences: ArrayLike<number>, level = 0.95): Differenc
   const se = Math.sqrt(ss / (n - 1) / n);
   const df = n - 1;
   const method = `paired t (df ${df})`;
-  if (n < 2) return {n, difference: n ? mean : NaN, lo: NaN, hi: NaN, p: NaN, method: `${method}: needs two pairs`};
   if (se === 0) {
     // Every pair moved by the same amount: no spread to test against.
     // p = 0 here would read as significant on two pairs; like R, refuse to test constant data (a NaN p also leaves the family).
     return mean === 0
       ? {n, difference: 0, lo: 0, hi: 0, p: 1, method: `${method}: every difference is 0`}
-      : {n, difference: mean, lo: mean, hi: mean, p: NaN, method: `${method}: every difference is ${mean}, so there is no spread to test against`};
+      : {n, difference: mean, lo: mean, hi: mean, p: NaN, method: `${method}: every difference is ${onTieGrid(mean)}, so there is no spread to test against`};
   }
   const half = studentTQuantile(1 - (1 - level) / 2, df) * se;
   return {n, difference: mean, lo: mean - half, hi: mean + half, p: studentTTwoSided(mean / se, df), method};
@@ -70,7 +72,10 @@ export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankTe
   const zeros = differences.length - nonzero.length;
   const n = nonzero.length;
   const zeroNote = zeros ? `, ${zeros} zero difference${zeros === 1 ? "" : "s"} dropped` : "";
-  if (n === 0) return {n, zeros, wPlus: 0, p: NaN, exact: false, method: `Wilcoxon signed-rank: every difference is zero${zeroNote}`};
+  if (n === 0) {
+    const why = zeros === 0 ? "no pairs" : zeros === 1 ? "the one difference is zero, nothing to rank" : `all ${zeros} differences are zero, nothing to rank`;
+    return {n, zeros, wPlus: 0, p: NaN, exact: false, method: `Wilcoxon signed-rank: ${why}`};
+  }
   const order = nonzero.map((_, i) => i).sort((i, j) => Math.abs(nonzero[i]) - Math.abs(nonzero[j]));
   let wPlus = 0;
   let tieTerm = 0;
@@ -190,6 +195,8 @@ export interface PairedTable {
 /** Exact McNemar test: the discordant pairs split as Binomial(b + c, ½); two-sided p is twice the smaller tail, at most 1. */
 export function mcnemarExact(t: PairedTable): {p: number; discordant: number; method: string} {
   const discordant = t.b + t.c;
+  // With no pairs at all, p = 1 would claim a test that never ran.
+  if (t.a + t.d + discordant === 0) return {p: NaN, discordant, method: "exact McNemar: no pairs"};
   if (discordant === 0) return {p: 1, discordant, method: "exact McNemar (no discordant pairs)"};
   const p = Math.min(1, 2 * binomialCdfOf(Math.min(t.b, t.c), discordant, 0.5));
   return {p, discordant, method: `exact McNemar (${discordant} discordant pairs)`};
@@ -239,7 +246,8 @@ export function newcombePairedInterval(t: PairedTable, level = 0.95): {differenc
 export function pairedProportions(t: PairedTable, level = 0.95): DifferenceTest & {table: PairedTable} {
   const interval = newcombePairedInterval(t, level);
   const test = mcnemarExact(t);
-  return {n: t.a + t.b + t.c + t.d, difference: interval.difference, lo: interval.lo, hi: interval.hi, p: test.p, method: `${test.method}; Newcombe hybrid score interval (1998, method 10)`, table: t};
+  const n = t.a + t.b + t.c + t.d;
+  return {n, difference: interval.difference, lo: interval.lo, hi: interval.hi, p: test.p, method: n ? `${test.method}; Newcombe hybrid score interval (1998, method 10)` : test.method, table: t};
 }
 
 /** Unpaired: Welch's t for mean B − mean A. Only when asked for; the method says it ignores pairing. */
@@ -263,6 +271,9 @@ export function welchT(a: ArrayLike<number>, b: ArrayLike<number>, level = 0.95)
  * method 10) and the pooled two-proportion z test.
  */
 export function twoProportions(a: {x: number; n: number}, b: {x: number; n: number}, level = 0.95): DifferenceTest {
+  if (a.n === 0 || b.n === 0) {
+    return {n: a.n + b.n, difference: NaN, lo: NaN, hi: NaN, p: NaN, method: `unpaired: two-proportion z test: side ${a.n === 0 ? "A" : "B"} has no values`};
+  }
   const pa = a.x / a.n;
   const pb = b.x / b.n;
   const wa = wilsonInterval(a.x, a.n, level);

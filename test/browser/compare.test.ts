@@ -112,13 +112,16 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
   it("opens on the CLI's default sides and shows the CLI's numbers, bootstrap included (same seed), with no rows and no DuckDB-wasm fetched", async () => {
     const requested: string[] = [];
     const page = await openPage(browser, `${origin}/compare`, requested);
-    const cli = JSON.parse((await runCli(["compare", "--format", "json", "--db", store])).stdout) as {statement: string; metrics: CliMetric[]};
+    const cli = JSON.parse((await runCli(["compare", "--format", "json", "--db", store])).stdout) as {statement: string; notes: string[]; metrics: CliMetric[]};
     expectAgree(await pageMetrics(page), cli.metrics);
     expect(await page.locator("[data-first-view][data-testid=compare-table]").count()).toBe(1);
     // The first view is the build's summary: no rows file, no database.
     expect(requested.filter((u) => /compare-summary/.test(u)).length).toBeGreaterThan(0);
     expect(requested.filter((u) => /compare-rows|duckdb/.test(u))).toEqual([]);
     expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
+    // The notes the CLI prints, the defaults' reason first.
+    expect(cli.notes[0]).toMatch(/^defaults: the two models with the most sotopia episodes that pair on some item/);
+    expect(await page.getByTestId("compare-notes").textContent()).toBe(cli.notes.join("; "));
     const link = await page.getByTestId("compare-changed").locator("a").first().getAttribute("href");
     expect(link).toMatch(/^episodes\?episode=[^&]+&vs=[^&]+$/);
     await page.close();

@@ -63,7 +63,28 @@ describe("compare on the samples", () => {
     expect(goal.nPaired + goal.unpairedA).toBe(tasksA);
     expect(c.unpaired.filter((u) => u.metric === "goal" && u.side === "A")).toHaveLength(goal.unpairedA);
     expect(goal.nPaired).toBeGreaterThan(0);
-    expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater with the most scores)");
+    expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes that pair on some item (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater that pairs the most of their items): 296 items paired, summed over the metrics");
+    // 37 of the 8 dimensions' items pair: the note's count is the table's.
+    expect(c.metrics.map((m) => m.nPaired)).toEqual(Array(8).fill(37));
+  });
+
+  it("SOTOPIA default when the rater with the most scores rates one model only: the rater that pairs, not a comparison of nothing", async () => {
+    // "solo" rates gpt-4's seats five times over (4,800 scores, more than gpt-4's 3,712 as a rater): it pairs no two models.
+    await store.conn.run("BEGIN TRANSACTION");
+    try {
+      await store.conn.run(`INSERT INTO ratings SELECT r.episode_id, r.agent, r.dimension, 'solo', 'human', r.value, NULL, 'solo-' || k, r.source_id
+        FROM ratings r JOIN participants p USING (episode_id, agent) JOIN episodes e USING (episode_id), range(5) t(k)
+        WHERE e.benchmark = 'sotopia' AND p.model = 'gpt-4' AND r.rater = 'gpt-4'`);
+      const c = await compareFromArgs(store, "sotopia", [], [], holm);
+      expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "gpt-3.5-turbo", rater: "gpt-4"}]);
+      expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes that pair on some item (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater that pairs the most of their items): 296 items paired, summed over the metrics");
+      // The comparison the old rule chose (the rater with the most scores) pairs nothing.
+      const old = await compareFromArgs(store, "sotopia", ["model=gpt-4", "rater=solo"], ["model=gpt-3.5-turbo", "rater=solo"], holm);
+      expect(old.metrics.map((m) => m.nPaired)).toEqual(Array(8).fill(0));
+      expect(old.metrics[0].test).toBe("paired t: no pairs; Wilcoxon signed-rank: no pairs");
+    } finally {
+      await store.conn.run("ROLLBACK");
+    }
   });
 
   it("LIFELONG memory modes: paired by chain position of the same pair, scenario and seat", async () => {

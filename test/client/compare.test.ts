@@ -1,16 +1,20 @@
 import {describe, expect, it} from "vitest";
 import {forestRows} from "../../src/client/compare.js";
+import {forestPlot} from "../../src/components/compare-forest.js";
+import {vegaWarnings} from "../helpers/vega-warnings.js";
 import {forPage, PAGE_OPTIONS, parseSummary, sameRequest, summaryJson, unpairedLine, type CompareRequest, type PageComparison} from "../../src/client/compare-summary.js";
 import {benchmarkChoices, type Comparison, type MetricComparison} from "../../src/lib/compare.js";
 import {DEFAULT_RESAMPLES, DEFAULT_SEED} from "../../src/lib/resample.js";
 
 describe("benchmarkChoices", () => {
-  it("lists each key's values with their row counts and the CLI's default sides", () => {
+  it("lists each key's values with their row counts and the CLI's default sides, by what pairs", () => {
     const g = (benchmark: string, model: string, rater: string | null, rows: number) => ({benchmark, model, rater, run: null, source: "f.jsonl", setting: null, memory: null, cot: null, rows});
     const choices = benchmarkChoices(
       [g("sotopia", "b", "judge", 10), g("sotopia", "a", "judge", 6), g("sotopia", "a", "person", 2), g("hsii", "m", null, 4)],
       [{benchmark: "sotopia", model: "a", n: 5}, {benchmark: "sotopia", model: "b", n: 5}, {benchmark: "hsii", model: "m", n: 4}],
       [{benchmark: "sotopia", rater: "judge", n: 16}, {benchmark: "sotopia", rater: "person", n: 2}],
+      [{benchmark: "sotopia", model_a: "b", model_b: "a", rater: "person", pairs: 2}, {benchmark: "sotopia", model_a: "a", model_b: "b", rater: "judge", pairs: 1}],
+      new Set(["person"]),
     );
     expect(choices.map((c) => c.benchmark)).toEqual(["sotopia", "hsii"]);
     expect(choices[0].values).toEqual({
@@ -18,8 +22,22 @@ describe("benchmarkChoices", () => {
       rater: [{value: "judge", rows: 16}, {value: "person", rows: 2}],
       source: [{value: "f.jsonl", rows: 18}],
     });
-    expect([choices[0].defaults.a, choices[0].defaults.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
+    // person pairs more of a's and b's items than judge, who has more scores.
+    expect([choices[0].defaults.a, choices[0].defaults.b]).toEqual([{model: "a", rater: "person"}, {model: "b", rater: "person"}]);
+    expect(choices[0].defaults.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (a: 5, b: 5), rated by person (the rater that pairs the most of their items): 2 items paired, summed over the metrics");
     expect(choices[1].defaults.note).toBe("hsii has 1 model: name the two sides (--a KEY=VALUE, --b KEY=VALUE)");
+  });
+});
+
+describe("benchmarkChoices' run menu", () => {
+  it("leaves out runs that only human raters use (one per annotation response), and counts every row of a run an LLM also uses", () => {
+    const g = (rater: string, run: string, rows: number) => ({benchmark: "sotopia", model: "m", rater, run, source: null, setting: null, memory: null, cot: null, rows});
+    const groups = [g("judge", "v1", 10), g("judge", "imported", 4), g("ann-1", "imported", 3), g("ann-1", "response-1", 2), g("ann-2", "response-2", 2), g("ann-2", "response-1", 1)];
+    const [choice] = benchmarkChoices(groups, [{benchmark: "sotopia", model: "m", n: 3}], [], [], new Set(["ann-1", "ann-2"]));
+    expect(choice.values.run).toEqual([{value: "imported", rows: 7}, {value: "v1", rows: 10}]);
+    expect(choice.values.rater).toEqual([{value: "ann-1", rows: 5}, {value: "ann-2", rows: 3}, {value: "judge", rows: 14}]);
+    // Without kinds known, every run is listed.
+    expect(benchmarkChoices(groups, [], [], [], new Set())[0].values.run!.map((v) => v.value)).toEqual(["imported", "response-1", "response-2", "v1"]);
   });
 });
 
@@ -72,5 +90,22 @@ describe("forestRows", () => {
       {metric: "rel", difference: 1, lo: -1, hi: 2, significant: "adjusted p ≥ 0.05"},
     ]);
     expect(forestRows(c, "bootstrap").map((r) => [r.lo, r.hi])).toEqual([[0.6, 3], [-0.9, 3]]);
+  });
+});
+
+describe("forestPlot", () => {
+  const row = (metric: string, difference: number, lo: number, hi: number) => ({metric, difference, lo, hi, significant: "adjusted p ≥ 0.05"});
+
+  it("draws with no Vega warning, with rows and with none (no metric with a finite interval)", async () => {
+    expect(await vegaWarnings(forestPlot([row("goal", 0.5, -0.2, 1.2), row("bel", -1, -3, 0.5)], {width: 800, interval: "t"}))).toEqual([]);
+    expect(await vegaWarnings(forestPlot([], {width: 800, interval: "t"}))).toEqual([]);
+  });
+
+  it("spans the intervals and zero on its x axis", () => {
+    const x = (rows: ReturnType<typeof row>[]) => (forestPlot(rows, {width: 800, interval: "t"}) as unknown as {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}).layer.map((l) => l.encoding.x.scale?.domain);
+    expect(x([row("goal", 0.5, 0.2, 1.2), row("bel", 1, 0.4, 2.5)])).toEqual(Array(3).fill([0, 2.5]));
+    expect(x([row("goal", -0.5, -1.5, -0.25)])).toEqual(Array(3).fill([-1.5, 0]));
+    // Nothing to span: an axis around zero.
+    expect(x([])).toEqual(Array(3).fill([-1, 1]));
   });
 });

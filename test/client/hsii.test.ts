@@ -2,6 +2,7 @@ import {describe, expect, it} from "vitest";
 import {refusedText} from "../../src/components/checked-input.js";
 import {countDigits, STAGE_PARTS, stageChart} from "../../src/components/hsii-views.js";
 import {hsiiByModel, type HsiiCaseRow} from "../../src/lib/hsii.js";
+import {vegaWarnings} from "../helpers/vega-warnings.js";
 
 describe("refusedText", () => {
   it("names the allowed values and the value still in effect", () => {
@@ -45,5 +46,18 @@ describe("stageChart", () => {
     expect(part(STAGE_PARTS.wins)).toEqual([["n2: judged", 34], ["n3: stage-3 wins", 18.25], ["n4: stage-4 wins", 19.25]]);
     expect(spec.title).not.toMatch(/funnel/i);
     expect(spec.title).toContain("out of n2 (mean policy)");
+  });
+
+  it("draws with no Vega warning: each part its own faceted chart with its stages given, so no union of independent scales across sources", async () => {
+    const other = {model: "gpt-4", n: 120, n1: 100, n2: 60, n3: 30, n4: 28} as never;
+    expect(await vegaWarnings(stageChart([row, other], {width: 1072, policy: "mean"}))).toEqual([]);
+  });
+
+  it("gives each part only its own three stages", () => {
+    const spec = stageChart([row], {width: 1072, policy: "mean"}) as unknown as {hconcat: {title: {text: string}; spec: {encoding: {y: {scale: {domain: string[]}}}}}[]};
+    expect(spec.hconcat.map((p) => [p.title.text, p.spec.encoding.y.scale.domain])).toEqual([
+      [STAGE_PARTS.passing, ["n: cases", "n1: parsed", "n2: right target"]],
+      [STAGE_PARTS.wins, ["n2: judged", "n3: stage-3 wins", "n4: stage-4 wins"]],
+    ]);
   });
 });

@@ -1,7 +1,11 @@
 import {describe, expect, it} from "vitest";
 import {goldSentence, scoringCaption} from "../../src/client/informativebench.js";
 import {questionRecords} from "../../src/components/informativebench-views.js";
-import type {IbScoredRow} from "../../src/lib/informativebench.js";
+import type {AblationRow, IbScoredRow} from "../../src/lib/informativebench.js";
+import * as vega from "vega";
+import {compile} from "vega-lite";
+import {ablationChart} from "../../src/components/informativebench-charts.js";
+import {vegaWarnings} from "../helpers/vega-warnings.js";
 
 describe("the InformativeBench page's captions", () => {
   const check = (i: number, agrees: boolean) => ({dataset: "ScheduleEasy", question_id: `se-${i}`, logged: "3", verifier: agrees ? "3" : "2", agrees});
@@ -23,5 +27,23 @@ describe("the InformativeBench page's captions", () => {
   it("lists questions as plain values: a missing prediction says so, gold answers joined", () => {
     const row = {question_id: "q", model: "m", dataset: "NP", question: "<b>Who?</b>", prediction: null, gold: ["Ann", "Anne"], score: 0, problem: "no prediction"} as unknown as IbScoredRow;
     expect(questionRecords([row])).toEqual([{question_id: "q", backend: "m", dataset: "NP", question: "<b>Who?</b>", prediction: "(no answer)", gold: "Ann | Anne", score: 0, problem: "no prediction"}]);
+  });
+});
+
+describe("ablationChart", () => {
+  const ablation = (variant: string, delta: number) => ({dataset: "NVD", model: "gpt-4", variant, delta}) as unknown as AblationRow;
+
+  it("draws its axis in percentage points, as its title and the table say: −20 and +10, no per cent sign", async () => {
+    const spec = ablationChart([ablation("no consensus", -0.2), ablation("more rounds", 0.1)], {width: 900});
+    const view = new vega.View(vega.parse(compile(spec).spec), {renderer: "none"});
+    await view.runAsync();
+    const svg = await view.toSVG();
+    view.finalize();
+    const ticks = Array.from(svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g), (m) => m[1]);
+    expect(ticks).toContain("−20");
+    expect(ticks).toContain("+10");
+    expect(ticks).toContain("variant − base (percentage points)");
+    expect(svg).not.toContain("%");
+    expect(await vegaWarnings(spec)).toEqual([]);
   });
 });

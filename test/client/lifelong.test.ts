@@ -3,6 +3,7 @@ import {failureRates, type CheckpointFailures} from "../../src/client/lifelong.j
 import * as vega from "vega";
 import {compile, type TopLevelSpec} from "vega-lite";
 import {curvesChart, drawnBand, failureChart, harderRules, SCORE_DOMAIN} from "../../src/components/lifelong-charts.js";
+import {vegaWarnings} from "../helpers/vega-warnings.js";
 
 /**
  * The width a spec draws at, laid out by Vega itself in Node. Without a canvas
@@ -122,5 +123,28 @@ describe("curve chart layout", () => {
     const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {data: {values: {layer: string; index: number; side?: string}[]}};
     const sides = new Map(spec.data.values.filter((v) => v.layer === "rule").map((v) => [v.index, v.side]));
     expect(Object.fromEntries(sides)).toEqual({2: "right", 41: "left"});
+  });
+
+  it("draws with no Vega warning when some layer has no rows: no harder rule, or rules on one side only", async () => {
+    // An empty layer once gave Vega an x extent of [Infinity, -Infinity] ("Infinite extent for field index").
+    const none = new Map<string, number>();
+    const oneSide = new Map(models.map((m) => [`${m}\u0000full`, 41] as [string, number]));
+    for (const chartRows of ["series", "model"] as const) {
+      for (const harderAt of [none, oneSide, harder]) {
+        expect(await vegaWarnings(curvesChart(rows as never, {...options(1072, chartRows), harder: harderAt})), `${chartRows}, ${harderAt.size} rules`).toEqual([]);
+      }
+    }
+    const points = ["a", "b"].flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, failed: 3, rate: 0.3})));
+    expect(await vegaWarnings(failureChart(points, {width: 1072, title: "t"}))).toEqual([]);
+    expect(await vegaWarnings(failureChart(points, {width: 1072, title: "t", harder: [{memory: "full", index: 6, model: null, label: "harder from 6"}]}))).toEqual([]);
+  });
+
+  it("sets the chain index axis to the data's indices, rules included", () => {
+    const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {spec: {layer: {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}[]}};
+    for (const group of spec.spec.layer) for (const l of group.layer) expect(l.encoding.x.scale?.domain).toEqual([1, 45]);
+    const points = [{checkpoint: "a", memory_mode: "full", from: 3, to: 7, n: 10, failed: 3, rate: 0.3}];
+    const failures = failureChart(points, {width: 900, title: "t", harder: [{memory: "full", index: 9, model: null, label: "h"}]}) as unknown as {spec: {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}};
+    // The point at the window's middle (5) and the rule at 9.
+    for (const l of failures.spec.layer) expect(l.encoding.x.scale?.domain).toEqual([5, 9]);
   });
 });

@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {compareRuns, defaultSides, onSide, pairingOf, parseSide, sideBySideHref, type CompareRow} from "../../src/lib/compare.js";
+import {compareRuns, countedDefaultSides, defaultSides, defaultSidesFromCounts, onSide, pairingOf, parseSide, sideBySideHref, type CompareRow} from "../../src/lib/compare.js";
 
 /** A row with every key null but those given. */
 const row = (o: Partial<CompareRow> & Pick<CompareRow, "task" | "metric" | "value" | "model">): CompareRow => ({
@@ -171,7 +171,7 @@ describe("sides", () => {
     expect(onSide(r, {model: "y"})).toBe(false);
   });
 
-  it("defaults to the two models with the most episodes and the rater with the most scores", () => {
+  it("defaults to the two models with the most episodes that pair, rated by the rater that pairs the most of their items", () => {
     const rows = [
       row({task: "1", metric: "m", value: 1, model: "b", rater: "judge"}),
       row({task: "2", metric: "m", value: 1, model: "b", rater: "judge"}),
@@ -181,6 +181,62 @@ describe("sides", () => {
     ];
     const d = defaultSides("sotopia", rows);
     expect([d.a, d.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
-    expect(d.note).toBe("defaults: the two models with the most sotopia episodes (a: 2, b: 2), rated by judge (the rater with the most scores)");
+    expect(d.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (a: 2, b: 2), rated by judge (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
+  });
+
+  it("goes down the models and raters to the first comparison that pairs something", () => {
+    // b and a (most episodes) share task 1 only under "person", whose 2 scores are fewer than judge's 5; c shares nothing.
+    const rows = [
+      row({task: "1", metric: "m", value: 1, model: "a", rater: "judge"}),
+      row({task: "2", metric: "m", value: 1, model: "a", rater: "judge"}),
+      row({task: "1", metric: "m", value: 2, model: "a", rater: "person"}),
+      row({task: "3", metric: "m", value: 1, model: "b", rater: "judge"}),
+      row({task: "4", metric: "m", value: 1, model: "b", rater: "judge"}),
+      row({task: "1", metric: "m", value: 3, model: "b", rater: "person"}),
+      row({task: "9", metric: "m", value: 1, model: "c", rater: "judge"}),
+    ];
+    const d = defaultSides("sotopia", rows);
+    expect([d.a, d.b]).toEqual([{model: "b", rater: "person"}, {model: "a", rater: "person"}]);
+    expect(d.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (b: 3, a: 2), rated by person (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
+    expect(compareRuns("sotopia", rows, d.a, d.b, {adjust: "none"}).metrics[0].nPaired).toBe(1);
+    // Without person, a and b pair nothing; a and c neither; b and c neither: the two largest, and the note says so.
+    const none = defaultSides("sotopia", rows.filter((r) => r.rater !== "person"));
+    expect([none.a, none.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
+    expect(none.note).toBe("defaults: the two models with the most sotopia episodes (a: 2, b: 2), rated by judge (the rater with the most scores); no two models pair on any item under one rater, so nothing is tested");
+  });
+
+  it("counts pairs of the two largest models first, and of every model only when those two pair nothing", async () => {
+    const models = [{model: "a", n: 5}, {model: "b", n: 4}, {model: "c", n: 3}];
+    const raters = [{rater: "judge", n: 9}];
+    const all = [{model_a: "a", model_b: "b", rater: "judge", pairs: 2}, {model_a: "a", model_b: "c", rater: "judge", pairs: 7}];
+    const asked: (readonly string[] | null)[] = [];
+    const counter = (counts: typeof all) => async (only: readonly string[] | null) => {
+      asked.push(only);
+      return only ? counts.filter((c) => only.includes(c.model_a) && only.includes(c.model_b)) : counts;
+    };
+    const paired = await countedDefaultSides("sotopia", models, raters, counter(all));
+    expect(asked).toEqual([["a", "b"]]);
+    expect([paired.defaults.a, paired.defaults.b, paired.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}, 2]);
+    expect(paired.defaults).toEqual(defaultSidesFromCounts("sotopia", models, raters, all));
+    asked.length = 0;
+    const apart = all.slice(1);
+    const later = await countedDefaultSides("sotopia", models, raters, counter(apart));
+    expect(asked).toEqual([["a", "b"], null]);
+    expect([later.defaults.a, later.defaults.b, later.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}, 7]);
+    expect(later.pairs).toEqual(apart);
+  });
+
+  it("takes a later model when the two largest share nothing, and counts rater-less rows under any rater", () => {
+    const rows = [
+      row({task: "1", metric: "m", value: 1, model: "a", rater: "judge"}),
+      row({task: "2", metric: "m", value: 1, model: "a", rater: "judge"}),
+      row({task: "3", metric: "m", value: 1, model: "b", rater: "judge"}),
+      row({task: "4", metric: "m", value: 1, model: "b", rater: "judge"}),
+      row({task: "1", metric: "parsed", value: 1, model: "c", rater: null}),
+      row({task: "1", metric: "parsed", value: 0, model: "a", rater: null}),
+    ];
+    const d = defaultSides("hsii", rows);
+    expect([d.a, d.b]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}]);
+    expect(d.note).toBe("defaults: the two models with the most hsii episodes that pair on some item (a: 2, c: 1), rated by judge (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
   });
 });

@@ -33,10 +33,48 @@ describe("pairedT", () => {
     expect(r.method).toBe("paired t (df 4)");
   });
 
-  it("says why there is no test with one pair", () => {
+  it("says why there is no test with one pair, and names no degrees of freedom", () => {
     const r = pairedT([3]);
-    expect(r.p).toBeNaN();
-    expect(r.method).toBe("paired t (df 0): needs two pairs");
+    expect([r.n, r.difference, r.p]).toEqual([1, 3, NaN]);
+    expect(r.method).toBe("paired t: one pair, and the test needs two");
+  });
+
+  it("says there are no pairs when there are none (no df −1, no mean)", () => {
+    const r = pairedT([]);
+    expect([r.n, r.difference, r.lo, r.hi, r.p]).toEqual([0, NaN, NaN, NaN, NaN]);
+    expect(r.method).toBe("paired t: no pairs");
+  });
+
+  it("tests two pairs on one df, and says every difference is 0 when both are", () => {
+    // d = 1, 3: mean 2, sd √2, se 1, t = 2 on 1 df: p = 1 − 2·atan(2)/π = 0.29516723530086.
+    const r = pairedT([1, 3]);
+    expect(r.method).toBe("paired t (df 1)");
+    expect(r.p).toBeCloseTo(0.29516723530086, 12);
+    expect(pairedT([0, 0]).method).toBe("paired t (df 1): every difference is 0");
+  });
+
+  it("names a constant difference as the scores give it, not with rounding noise", () => {
+    // 0.3 − 0.1 is 0.19999999999999998 in floating point; on paper it is 0.2.
+    expect(pairedT([0.3 - 0.1, 0.3 - 0.1]).method).toBe("paired t (df 1): every difference is 0.2, so there is no spread to test against");
+  });
+});
+
+describe("wilcoxonSignedRank with nothing to rank", () => {
+  it("says there are no pairs when there are none, not that every difference is zero", () => {
+    const r = wilcoxonSignedRank([]);
+    expect([r.n, r.zeros, r.p]).toEqual([0, 0, NaN]);
+    expect(r.method).toBe("Wilcoxon signed-rank: no pairs");
+  });
+
+  it("says how many differences are zero when all are", () => {
+    expect(wilcoxonSignedRank([0]).method).toBe("Wilcoxon signed-rank: the one difference is zero, nothing to rank");
+    expect(wilcoxonSignedRank([0, 0, 0]).method).toBe("Wilcoxon signed-rank: all 3 differences are zero, nothing to rank");
+  });
+
+  it("ranks one non-zero difference exactly (p = 1) and names the zero dropped beside it", () => {
+    const r = wilcoxonSignedRank([2, 0]);
+    expect([r.n, r.zeros, r.wPlus, r.p]).toEqual([1, 1, 1, 1]);
+    expect(r.method).toBe("Wilcoxon signed-rank, exact (n 1, 1 zero difference dropped)");
   });
 });
 
@@ -73,6 +111,13 @@ describe("mcnemarExact", () => {
 
   it("caps p at 1 when the discordant pairs split evenly", () => {
     expect(mcnemarExact({a: 1, b: 3, c: 3, d: 1}).p).toBe(1);
+  });
+
+  it("gives p = 1 when pairs agree everywhere, and no p at all when there are no pairs", () => {
+    expect(mcnemarExact({a: 2, b: 0, c: 0, d: 3})).toEqual({p: 1, discordant: 0, method: "exact McNemar (no discordant pairs)"});
+    expect(mcnemarExact({a: 0, b: 0, c: 0, d: 0})).toEqual({p: NaN, discordant: 0, method: "exact McNemar: no pairs"});
+    const none = pairedProportions({a: 0, b: 0, c: 0, d: 0});
+    expect([none.n, none.difference, none.p, none.method]).toEqual([0, NaN, NaN, "exact McNemar: no pairs"]);
   });
 });
 
@@ -167,5 +212,14 @@ describe("unpaired fallbacks", () => {
     expect(r.lo.toFixed(4)).toBe("0.0524");
     expect(r.hi.toFixed(4)).toBe("0.3339");
     expect(r.method).toMatch(/^unpaired: /);
+  });
+
+  it("say which side has too few values rather than test an empty side", () => {
+    const t = welchT([], [1, 2]);
+    expect([t.n, t.p]).toEqual([2, NaN]);
+    expect(t.method).toBe("unpaired: Welch t (df n/a): needs two values with some spread on each side");
+    const r = twoProportions({x: 1, n: 2}, {x: 0, n: 0});
+    expect([r.n, r.difference, r.p]).toEqual([2, NaN, NaN]);
+    expect(r.method).toBe("unpaired: two-proportion z test: side B has no values");
   });
 });
