@@ -74,6 +74,8 @@ interface ExistingSource {
   format: string;
   sha256: string;
   bytes: number;
+  /** The version of its format's reader that read it (1 for sources stored before versions were recorded). */
+  reader_version: number;
 }
 
 /** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
@@ -101,7 +103,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   }
 
   const conn = store.conn;
-  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, format, sha256, bytes FROM sources");
+  const existing = await rows<ExistingSource>(conn,
+    "SELECT source_id, path, format, sha256, bytes, coalesce(reader_version, 1) AS reader_version FROM sources LEFT JOIN source_readers USING (source_id)");
   const bySha = new Map(existing.map((s) => [s.sha256, s]));
   const byPath = new Map(existing.map((s) => [s.path, s]));
 
@@ -123,7 +126,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const states = files.map((f) => fileState(statSync(f)));
     const storedSizes = new Set(existing.map((s) => s.bytes));
     let removedSources = false;
-    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined}[] = [];
+    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined; reread: string | null}[] = [];
     for (const [i, path] of files.entries()) {
       const bytes = states[i].size;
       const mayRepeat = storedSizes.has(bytes) || states.some((s, j) => j !== i && s.size === bytes);
@@ -133,7 +136,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (previous && previous.format !== format.name) {
         throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${path} brings it up to date)`);
       }
-      if (previous && sha === previous.sha256) {
+      // Same bytes read by an older reader are read again; a newer reader's rows (a newer sociometer's) are kept.
+      if (previous && sha === previous.sha256 && previous.reader_version >= format.readerVersion) {
         summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: []});
         continue;
       }
@@ -142,11 +146,14 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         removedSources = true;
         if (bySha.get(previous.sha256) === previous) bySha.delete(previous.sha256);
       }
-      candidates.push({path, sha, state: states[i], previous});
+      const reread = previous && sha === previous.sha256
+        ? `re-read: the ${format.name} reader changed since this file was imported (version ${previous.reader_version} → ${format.readerVersion})`
+        : null;
+      candidates.push({path, sha, state: states[i], previous, reread});
     }
-    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus}[] = [];
+    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus; reread: string | null}[] = [];
     const shasNow = new Map<string, string>();
-    for (const {path, sha, state, previous} of candidates) {
+    for (const {path, sha, state, previous, reread} of candidates) {
       const storedCopy = sha === null ? undefined : bySha.get(sha);
       // A copy of a file stored under another format is no more "unchanged" than the file itself would be.
       if (storedCopy && storedCopy.format !== format.name) {
@@ -162,7 +169,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         continue;
       }
       if (sha) shasNow.set(sha, path);
-      planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
+      planned.push({path, sha, state, status: previous ? "replaced" : "imported", reread});
     }
 
     // Episodes this import adds, and what it knows of those in the store (after
@@ -190,7 +197,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const source = SourceFile.open(plan.path, plan.state);
       const ctx: ReadContext = {...context, source};
       const summary: FileSummary = {
-        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: [],
+        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
+        notes: plan.reread ? [plan.reread] : [],
       };
       const seatModels = new Map<string, SeatModel & {line: number}>();
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
@@ -288,8 +296,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       summary.modelNames = modelNameCounts(seatModels.values());
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.reread ?? (plan.status === "replaced" ? "replaced an earlier version" : null)],
       );
+      await conn.run("INSERT INTO source_readers VALUES ($1, $2)", [sourceId, format.readerVersion]);
       summaries.push(summary);
     }
     writer.flush();
@@ -390,6 +399,7 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
     `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings', 'model_names') ORDER BY 1`);
   for (const {table_name} of keyed) await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})`, [sourceId]);
   await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
+  await c.run("DELETE FROM source_readers WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
 }
 
@@ -462,7 +472,7 @@ async function checkChainPositions(store: Store, sourceIds: readonly string[], a
   }
 }
 
-/** A changed episode file must not leave other files' scores pointing at episodes it no longer has. */
+/** A changed (or re-read) episode file must not leave other files' scores pointing at episodes it no longer has. */
 async function checkOrphans(store: Store): Promise<void> {
   const orphan = await rows<{episode_id: string; path: string}>(
     store.conn,
@@ -471,6 +481,6 @@ async function checkOrphans(store: Store): Promise<void> {
   );
   if (orphan.length) {
     throw new ImportError(orphan[0].path, null, "episode_id",
-      `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed file no longer contains it`);
+      `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed or re-read file no longer gives it`);
   }
 }
