@@ -394,10 +394,19 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   await c.run("DELETE FROM ratings WHERE source_id = $1", [sourceId]);
   // Names a ratings file gave belong to it, not to the episodes' file: they go (and are taken back) with it alone.
   await revertModelNames(store, sourceId);
-  // Every other table keyed by episode (core and benchmark tables alike) loses that file's episodes.
-  const keyed = await rows<{table_name: string}>(c,
-    `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings', 'model_names') ORDER BY 1`);
-  for (const {table_name} of keyed) await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})`, [sourceId]);
+  // Every other table of the store keyed by episode (core and benchmark tables alike) loses that file's
+  // episodes, but for the rows judge runs wrote: like their scores they belong to the run, and a run resumes
+  // from its judgments (a file re-read or changed under them would otherwise be judged, and scored, again).
+  // checkOrphans then makes sure the episodes they refer to are still there.
+  const keyed = await rows<{table_name: string; of_runs: boolean}>(c,
+    `SELECT table_name, bool_or(column_name = 'run_id') AS of_runs FROM information_schema.columns
+     WHERE table_catalog = current_database() AND table_schema = 'main'
+       AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' AND table_type = 'BASE TABLE')
+       AND table_name NOT IN ('episodes', 'ratings', 'model_names', 'judgments', 'judge_batch_requests')
+     GROUP BY table_name HAVING bool_or(column_name = 'episode_id') ORDER BY 1`);
+  for (const {table_name, of_runs} of keyed) {
+    await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})${of_runs ? " AND run_id IS NULL" : ""}`, [sourceId]);
+  }
   await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM source_readers WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
@@ -482,5 +491,17 @@ async function checkOrphans(store: Store): Promise<void> {
   if (orphan.length) {
     throw new ImportError(orphan[0].path, null, "episode_id",
       `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed or re-read file no longer gives it`);
+  }
+  // A judge run's judgments (failed ones have no scores) and HSII verdicts are its own rows, kept by deleteSource.
+  const judged = await rows<{episode_id: string; run_id: string}>(
+    store.conn,
+    `SELECT episode_id, run_id FROM judgments WHERE episode_id NOT IN (SELECT episode_id FROM episodes)
+     UNION ALL
+     SELECT episode_id, run_id FROM hsii_judgments WHERE run_id IS NOT NULL AND episode_id NOT IN (SELECT episode_id FROM episodes)
+     LIMIT 1`,
+  );
+  if (judged.length) {
+    throw new ImportError(`judge-run:${judged[0].run_id}`, null, "episode_id",
+      `judge run ${judged[0].run_id} judged episode ${judged[0].episode_id}, which would be left out: the changed or re-read file no longer gives it`);
   }
 }

@@ -138,6 +138,38 @@ describe("re-reading a file whose reader changed", () => {
     expect(error.message).toBe(`${scores}: episode_id: scores for episode ep-old would be left without their episode: the changed or re-read file no longer gives it`);
   });
 
+  it("keeps a judge run's judgments and scores of the episodes it re-reads, so the run does not judge them again", async () => {
+    const store = await tempStore();
+    const log = writeFile(store.dir, "log.jsonl", jsonl([dumpRecord("ep-1"), dumpRecord("ep-2")]));
+    await importFiles(store, "sotopia", [log]);
+    // What a sotopia-eval run that judged ep-1 (and failed on ep-2) leaves: its judgments, and ep-1's scores under the run's source.
+    await store.conn.run(`INSERT INTO sources VALUES ('run-src', 'judge-run:run-1', 'judge:sotopia-eval', 'v', 0, now(), 1, 0, NULL);
+      INSERT INTO judgments VALUES ('run-1', 'ep-1', 'ep-1', 'ok', 1, NULL, NULL, now()), ('run-1', 'ep-2', 'ep-2', 'failed', 3, 'no JSON', 'x', now());
+      INSERT INTO ratings SELECT * REPLACE ('run-src' AS source_id, 'judge-x-run' AS rater) FROM ratings WHERE episode_id = 'ep-1'`);
+    await store.conn.run("DELETE FROM source_readers");
+    const judged = "SELECT item, status FROM judgments ORDER BY item";
+    const runScores = "SELECT count(*) FROM ratings WHERE source_id = 'run-src'";
+    expect(await count(store, runScores)).toBe(14);
+
+    const summary = await importFiles(store, "sotopia", [log]);
+    expect(summary.files.map((f) => [f.status, f.episodes])).toEqual([["replaced", 2]]);
+    expect(await rows(store.conn, judged)).toEqual([{item: "ep-1", status: "ok"}, {item: "ep-2", status: "failed"}]);
+    expect(await count(store, runScores)).toBe(14);
+  });
+
+  it("fails whole, naming the judge run, when a judgment's episode would be gone", async () => {
+    const store = await tempStore();
+    const log = writeFile(store.dir, "log.jsonl", jsonl([dumpRecord("ep-1")]));
+    await importFiles(store, "sotopia", [log]);
+    // As if reader version 1 had read ep-old from the same bytes, and a run failed to judge it (a failed judgment has no scores).
+    await store.conn.run(`INSERT INTO episodes (episode_id, benchmark, source_id) SELECT 'ep-old', benchmark, source_id FROM episodes;
+      INSERT INTO judgments VALUES ('run-1', 'ep-old', 'ep-old', 'failed', 3, 'no JSON', 'x', now())`);
+    await store.conn.run("DELETE FROM source_readers");
+    const error = await expectImportFailure(store, "sotopia", [log]);
+    expect(error.message).toBe("judge-run:run-1: episode_id: judge run run-1 judged episode ep-old, which would be left out: the changed or re-read file no longer gives it");
+    expect(await count(store, "SELECT count(*) FROM judgments")).toBe(1);
+  });
+
   it("keeps the rows of a file a newer reader read (a store written by a newer sociometer): unchanged, not read back to the older reading", async () => {
     const store = await tempStore();
     const log = writeFile(store.dir, "log.jsonl", jsonl([dumpRecord("ep-1")]));
