@@ -83,8 +83,12 @@ function readCanonical(path: string, ctx: ReadContext): Iterable<ReadItem> {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromCanonical(asObject(doc, "(record)"))}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const CANONICAL_READER_VERSION = 1;
+
 export const canonicalFormat: ImportFormat = {
   name: "canonical",
+  readerVersion: CANONICAL_READER_VERSION,
   description: "the workbench's own JSONL (docs/schema/episode.schema.json), any benchmark",
   read: readCanonical,
 };

@@ -96,8 +96,12 @@ function readHsii(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromHsii(asObject(doc, "(record)"))}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const HSII_READER_VERSION = 1;
+
 export const hsiiFormat: ImportFormat = {
   name: "hsii",
+  readerVersion: HSII_READER_VERSION,
   description: "HSII runs: one record per (model, case, setting) with the raw response, gold target, swapped-order judgments and COT rounds (JSONL)",
   read: readHsii,
 };

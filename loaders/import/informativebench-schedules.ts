@@ -150,8 +150,12 @@ function readSchedules(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromSchedule(asObject(doc, "(record)"))}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const INFORMATIVEBENCH_SCHEDULES_READER_VERSION = 1;
+
 export const informativebenchSchedulesFormat: ImportFormat = {
   name: "informativebench-schedules",
+  readerVersion: INFORMATIVEBENCH_SCHEDULES_READER_VERSION,
   description: "InformativeBench Schedule inputs: each person's activities with start and end times, one question a line (JSONL)",
   read: readSchedules,
 };

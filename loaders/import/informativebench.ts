@@ -154,8 +154,12 @@ function readInformativeBench(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromInformativeBench(asObject(doc, "(record)"))}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const INFORMATIVEBENCH_READER_VERSION = 1;
+
 export const informativebenchFormat: ImportFormat = {
   name: "informativebench",
+  readerVersion: INFORMATIVEBENCH_READER_VERSION,
   description: "InformativeBench results: one record per (backend model, question, settings) with prediction, gold, settings and the InfoNav trajectory (JSONL)",
   read: readInformativeBench,
 };

@@ -112,8 +112,12 @@ function readLifelong(path: string, ctx: ReadContext): Iterable<ReadItem> {
   return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromLifelong(asObject(doc, "(record)"))));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const LIFELONG_READER_VERSION = 1;
+
 export const lifelongFormat: ImportFormat = {
   name: "lifelong",
+  readerVersion: LIFELONG_READER_VERSION,
   description: "LIFELONG-SOTOPIA chained episodes with BEL / GOAL and BELEXT checkpoint labels (JSONL)",
   read: readLifelong,
 };

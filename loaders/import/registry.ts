@@ -39,6 +39,12 @@ export interface ReadContext {
 
 export interface ImportFormat {
   name: string;
+  /**
+   * The version of the reader, raised whenever a change to it changes the rows
+   * a file gives. A stored file read by an older version is read again when it
+   * is imported again, though its bytes are the same.
+   */
+  readerVersion: number;
   description: string;
   /** The format scores episodes already in the store: its reader looks them up (ReadContext.lookUpEpisodes) before asking about them. */
   scoresStoredEpisodes?: boolean;

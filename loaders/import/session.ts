@@ -74,6 +74,8 @@ interface ExistingSource {
   format: string;
   sha256: string;
   bytes: number;
+  /** The version of its format's reader that read it (1 for sources stored before versions were recorded). */
+  reader_version: number;
 }
 
 /** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
@@ -101,7 +103,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   }
 
   const conn = store.conn;
-  const existing = await rows<ExistingSource>(conn, "SELECT source_id, path, format, sha256, bytes FROM sources");
+  const existing = await rows<ExistingSource>(conn,
+    "SELECT source_id, path, format, sha256, bytes, coalesce(reader_version, 1) AS reader_version FROM sources LEFT JOIN source_readers USING (source_id)");
   const bySha = new Map(existing.map((s) => [s.sha256, s]));
   const byPath = new Map(existing.map((s) => [s.path, s]));
 
@@ -123,7 +126,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     const states = files.map((f) => fileState(statSync(f)));
     const storedSizes = new Set(existing.map((s) => s.bytes));
     let removedSources = false;
-    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined}[] = [];
+    const candidates: {path: string; sha: string | null; state: FileState; previous: ExistingSource | undefined; reread: string | null}[] = [];
     for (const [i, path] of files.entries()) {
       const bytes = states[i].size;
       const mayRepeat = storedSizes.has(bytes) || states.some((s, j) => j !== i && s.size === bytes);
@@ -133,7 +136,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (previous && previous.format !== format.name) {
         throw new ImportError(path, null, null, `is in the store as ${previous.format}, not ${format.name}; a file is read as one format (sociometer import ${previous.format} ${path} brings it up to date)`);
       }
-      if (previous && sha === previous.sha256) {
+      // Same bytes read by an older reader are read again; a newer reader's rows (a newer sociometer's) are kept.
+      if (previous && sha === previous.sha256 && previous.reader_version >= format.readerVersion) {
         summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: []});
         continue;
       }
@@ -142,11 +146,14 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         removedSources = true;
         if (bySha.get(previous.sha256) === previous) bySha.delete(previous.sha256);
       }
-      candidates.push({path, sha, state: states[i], previous});
+      const reread = previous && sha === previous.sha256
+        ? `re-read: the ${format.name} reader changed since this file was imported (version ${previous.reader_version} → ${format.readerVersion})`
+        : null;
+      candidates.push({path, sha, state: states[i], previous, reread});
     }
-    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus}[] = [];
+    const planned: {path: string; sha: string | null; state: FileState; status: FileStatus; reread: string | null}[] = [];
     const shasNow = new Map<string, string>();
-    for (const {path, sha, state, previous} of candidates) {
+    for (const {path, sha, state, previous, reread} of candidates) {
       const storedCopy = sha === null ? undefined : bySha.get(sha);
       // A copy of a file stored under another format is no more "unchanged" than the file itself would be.
       if (storedCopy && storedCopy.format !== format.name) {
@@ -162,7 +169,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         continue;
       }
       if (sha) shasNow.set(sha, path);
-      planned.push({path, sha, state, status: previous ? "replaced" : "imported"});
+      planned.push({path, sha, state, status: previous ? "replaced" : "imported", reread});
     }
 
     // Episodes this import adds, and what it knows of those in the store (after
@@ -190,7 +197,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const source = SourceFile.open(plan.path, plan.state);
       const ctx: ReadContext = {...context, source};
       const summary: FileSummary = {
-        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: [],
+        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
+        notes: plan.reread ? [plan.reread] : [],
       };
       const seatModels = new Map<string, SeatModel & {line: number}>();
       const ratingKeys = new Map<string, {line: number; value: number; rationale: string | null}>();
@@ -288,8 +296,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       summary.modelNames = modelNameCounts(seatModels.values());
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.status === "replaced" ? "replaced an earlier version" : null],
+        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.reread ?? (plan.status === "replaced" ? "replaced an earlier version" : null)],
       );
+      await conn.run("INSERT INTO source_readers VALUES ($1, $2)", [sourceId, format.readerVersion]);
       summaries.push(summary);
     }
     writer.flush();
@@ -385,11 +394,21 @@ async function deleteSource(store: Store, sourceId: string): Promise<void> {
   await c.run("DELETE FROM ratings WHERE source_id = $1", [sourceId]);
   // Names a ratings file gave belong to it, not to the episodes' file: they go (and are taken back) with it alone.
   await revertModelNames(store, sourceId);
-  // Every other table keyed by episode (core and benchmark tables alike) loses that file's episodes.
-  const keyed = await rows<{table_name: string}>(c,
-    `SELECT table_name FROM information_schema.columns WHERE column_name = 'episode_id' AND table_name NOT IN ('episodes', 'ratings', 'model_names') ORDER BY 1`);
-  for (const {table_name} of keyed) await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})`, [sourceId]);
+  // Every other table of the store keyed by episode (core and benchmark tables alike) loses that file's
+  // episodes, but for the rows judge runs wrote: like their scores they belong to the run, and a run resumes
+  // from its judgments (a file re-read or changed under them would otherwise be judged, and scored, again).
+  // checkOrphans then makes sure the episodes they refer to are still there.
+  const keyed = await rows<{table_name: string; of_runs: boolean}>(c,
+    `SELECT table_name, bool_or(column_name = 'run_id') AS of_runs FROM information_schema.columns
+     WHERE table_catalog = current_database() AND table_schema = 'main'
+       AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_catalog = current_database() AND table_schema = 'main' AND table_type = 'BASE TABLE')
+       AND table_name NOT IN ('episodes', 'ratings', 'model_names', 'judgments', 'judge_batch_requests')
+     GROUP BY table_name HAVING bool_or(column_name = 'episode_id') ORDER BY 1`);
+  for (const {table_name, of_runs} of keyed) {
+    await c.run(`DELETE FROM ${table_name} WHERE episode_id IN (${ofSource})${of_runs ? " AND run_id IS NULL" : ""}`, [sourceId]);
+  }
   await c.run("DELETE FROM episodes WHERE source_id = $1", [sourceId]);
+  await c.run("DELETE FROM source_readers WHERE source_id = $1", [sourceId]);
   await c.run("DELETE FROM sources WHERE source_id = $1", [sourceId]);
 }
 
@@ -462,7 +481,7 @@ async function checkChainPositions(store: Store, sourceIds: readonly string[], a
   }
 }
 
-/** A changed episode file must not leave other files' scores pointing at episodes it no longer has. */
+/** A changed (or re-read) episode file must not leave other files' scores pointing at episodes it no longer has. */
 async function checkOrphans(store: Store): Promise<void> {
   const orphan = await rows<{episode_id: string; path: string}>(
     store.conn,
@@ -471,6 +490,18 @@ async function checkOrphans(store: Store): Promise<void> {
   );
   if (orphan.length) {
     throw new ImportError(orphan[0].path, null, "episode_id",
-      `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed file no longer contains it`);
+      `scores for episode ${orphan[0].episode_id} would be left without their episode: the changed or re-read file no longer gives it`);
+  }
+  // A judge run's judgments (failed ones have no scores) and HSII verdicts are its own rows, kept by deleteSource.
+  const judged = await rows<{episode_id: string; run_id: string}>(
+    store.conn,
+    `SELECT episode_id, run_id FROM judgments WHERE episode_id NOT IN (SELECT episode_id FROM episodes)
+     UNION ALL
+     SELECT episode_id, run_id FROM hsii_judgments WHERE run_id IS NOT NULL AND episode_id NOT IN (SELECT episode_id FROM episodes)
+     LIMIT 1`,
+  );
+  if (judged.length) {
+    throw new ImportError(`judge-run:${judged[0].run_id}`, null, "episode_id",
+      `judge run ${judged[0].run_id} judged episode ${judged[0].episode_id}, which would be left out: the changed or re-read file no longer gives it`);
   }
 }

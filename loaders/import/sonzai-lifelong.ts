@@ -81,8 +81,12 @@ function readSonzai(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, withUniqueChainPositions((doc) => episodeFromSonzai(asObject(doc, "(record)"), run)));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const SONZAI_LIFELONG_READER_VERSION = 1;
+
 export const sonzaiLifelongFormat: ImportFormat = {
   name: "sonzai-lifelong",
+  readerVersion: SONZAI_LIFELONG_READER_VERSION,
   description: "results JSONL of the unofficial sonzai-python LIFELONG-SOTOPIA reimplementation (its own checklist)",
   read: readSonzai,
 };

@@ -234,8 +234,12 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
   }
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const SOTOPIA_RATINGS_READER_VERSION = 1;
+
 export const sotopiaRatingsFormat: ImportFormat = {
   name: "sotopia-ratings",
+  readerVersion: SOTOPIA_RATINGS_READER_VERSION,
   description: "Scores per episode, agent and dimension by any rater, as CSV (long layout, or the wide SOTOPIA annotation layout)",
   scoresStoredEpisodes: true,
   read: readRatings,

@@ -343,8 +343,17 @@ function attempt(make: () => ReadItem, line: number, fieldOf: (field: string | n
   }
 }
 
+/**
+ * Bump when a change to this reader (sotopia-text.ts included) changes the rows
+ * a file gives: a stored file read by an older version is read again on its
+ * next import (session.ts). 2: a last `Turn #N,` line ends the annotation
+ * study's transcripts, and a model's quoted transcript no longer splits into turns.
+ */
+export const SOTOPIA_READER_VERSION = 2;
+
 export const sotopiaFormat: ImportFormat = {
   name: "sotopia",
+  readerVersion: SOTOPIA_READER_VERSION,
   description: "SOTOPIA episodes: the public JSONL dump (*.jsonl) or sotopia EpisodeLog files (*.json)",
   read: readSotopia,
 };

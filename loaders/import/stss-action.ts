@@ -94,8 +94,12 @@ function readRuns(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromRun(asObject(doc, "(record)"), line, ctx)}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const STSS_ACTION_READER_VERSION = 1;
+
 export const stssActionFormat: ImportFormat = {
   name: "stss-action",
+  readerVersion: STSS_ACTION_READER_VERSION,
   description: "STSS action-level results: one simulation run a line, with the observed outcome the scoring rule needs (JSONL)",
   asksAboutStoredEpisodes: true,
   read: readRuns,

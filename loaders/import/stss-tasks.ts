@@ -112,8 +112,12 @@ function readTasks(path: string, ctx: ReadContext): Iterable<ReadItem> {
   return readTaskArray(ctx.source);
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const STSS_TASKS_READER_VERSION = 1;
+
 export const stssTasksFormat: ImportFormat = {
   name: "stss-tasks",
+  readerVersion: STSS_TASKS_READER_VERSION,
   description: "STSS task definitions in the benchmark's own tasks.json shape (a JSON array; or one task a line in *.jsonl)",
   read: readTasks,
   verify: verifyStss,

@@ -129,8 +129,12 @@ function readConversations(path: string, ctx: ReadContext) {
   return readJsonl(ctx.source, ctx.onProgress, (doc, line) => ({kind: "episode", line, episode: episodeFromConversation(asObject(doc, "(record)"), ctx)}));
 }
 
+/** Bump when a change to this reader changes the rows a file gives: a stored file read by an older version is read again on its next import (session.ts). */
+export const STSS_READER_VERSION = 1;
+
 export const stssFormat: ImportFormat = {
   name: "stss",
+  readerVersion: STSS_READER_VERSION,
   description: "STSS language-level results: one conversation run a line, transcript, summary and yes/no goal conditions per level (JSONL)",
   asksAboutStoredEpisodes: true,
   read: readConversations,

@@ -37,7 +37,7 @@ export function writeFile(dir: string, name: string, content: string | Uint8Arra
 /** Every row of every data table, for before/after comparisons. */
 export async function snapshot(store: Store): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};
-  for (const t of ["sources", "episodes", "participants", "messages", "ratings", "spoken_words"]) {
+  for (const t of ["sources", "source_readers", "episodes", "participants", "messages", "ratings", "spoken_words"]) {
     const columns = t === "sources" ? "* EXCLUDE (imported_at)" : "*";
     out[t] = await rows(store.conn, `SELECT ${columns} FROM ${t} ORDER BY ALL`);
   }

@@ -3,13 +3,15 @@
 // store this version cannot use is refused with what to do, never a Binder error.
 
 import {createHash} from "node:crypto";
-import {readdirSync, readFileSync} from "node:fs";
+import {readdirSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
+import {importFiles} from "../../loaders/import/session.js";
 import {migrationFiles} from "../../loaders/store/schema.js";
 import {openStore, rows, StoreVersionError} from "../../loaders/store/db.js";
 import {COMMITTED_HASHES_PATH} from "../../loaders/store/schema.js";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {REPO} from "../helpers/fixtures.js";
 import {fileSha256, oldStore, onFile, pendingMigrationsMessage, readFile} from "../helpers/old-store.js";
 import {tempDir} from "../helpers/store.js";
@@ -33,7 +35,7 @@ describe("landed migrations", () => {
     }
   });
 
-  it("keeps the hashes of 001..009 as they landed", () => {
+  it("keeps the hashes of 001..010 as they landed", () => {
     // Written out so that regenerating hashes.json after an edit still fails here.
     expect(committed["001_core.sql"]).toBe("08c4897d496d61eef48554f455477912c19d23d8d74d394d4ec4279df2af4196");
     expect(committed["002_hsii.sql"]).toBe("7ff0fa72607c6439049b8b73981c27a7e45cc5ddaec6dd4d895691524ca5b7b5");
@@ -44,6 +46,7 @@ describe("landed migrations", () => {
     expect(committed["007_migration_hashes.sql"]).toBe("eb2897a1a95232897306fe5c9a0279164efb581dc0742cd7402a75835fc8597f");
     expect(committed["008_model_names.sql"]).toBe("2ddb3eb02fd566f6945aabccaf1549830aa9f8db9e85512df2f0aa67667a7f5f");
     expect(committed["009_spoken_words.sql"]).toBe("f6dfd66ac70342ac498a6c2fed0a44e30020f755330d895e803d5ed51ea70588");
+    expect(committed["010_reader_versions.sql"]).toBe("cc17fae76d44fbdb64fecc991b81ff09a6e594e7113b1bacbfbf8dec47d578b7");
   });
 });
 
@@ -153,6 +156,47 @@ describe("opening a store made at schema version 5", () => {
           "rebuild the store by importing its sources into a new store (--db NEW_FILE). " +
           "Its 1 source file(s), by format: sociometer import sotopia old-episodes.jsonl.",
       );
+    }
+  });
+});
+
+describe("opening a store made at schema version 9 (before reader versions)", () => {
+  it("applies 010 alone; its sources count as read by version 1, so a SOTOPIA log is re-read on its next import and an HSII file stays unchanged", async () => {
+    const dir = tempDir();
+    const path = join(dir, "v9.duckdb");
+    const log = join(dir, "log.jsonl");
+    writeFileSync(log, jsonl([dumpRecord("ep-1")]));
+    const hsii = join(REPO, "data", "samples", "hsii", "runs.jsonl");
+    const made = await openStore(path);
+    try {
+      await importFiles(made, "sotopia", [log]);
+      await importFiles(made, "hsii", [hsii]);
+    } finally {
+      made.close();
+    }
+    // What 009 left: no source_readers table, no record of 010.
+    await onFile(path, "DROP TABLE source_readers; DELETE FROM schema_migrations WHERE version = 10");
+
+    const store = await openStore(path);
+    try {
+      expect(store.migrated).toEqual(["010_reader_versions.sql"]);
+      expect(await rows(store.conn, "SELECT count(*)::INTEGER AS n FROM source_readers")).toEqual([{n: 0}]);
+      expect(await rows(store.conn, "SELECT version, sha256 FROM schema_migrations WHERE version = 10")).toEqual([
+        {version: 10, sha256: committed["010_reader_versions.sql"]},
+      ]);
+      const sotopia = await importFiles(store, "sotopia", [log]);
+      expect(sotopia.files.map((f) => [f.status, f.notes])).toEqual([
+        ["replaced", ["re-read: the sotopia reader changed since this file was imported (version 1 → 2)"]],
+      ]);
+      expect(sotopia.episodes).toBe(1);
+      const unchanged = await importFiles(store, "hsii", [hsii]);
+      expect(unchanged.files.map((f) => [f.status, f.notes])).toEqual([["unchanged", []]]);
+      expect(await rows(store.conn, "SELECT s.format, r.reader_version FROM sources s LEFT JOIN source_readers r USING (source_id) ORDER BY 1")).toEqual([
+        {format: "hsii", reader_version: null},
+        {format: "sotopia", reader_version: 2},
+      ]);
+    } finally {
+      store.close();
     }
   });
 });
