@@ -183,6 +183,16 @@ export class AgreementEngine {
   }
 
   /** Rater names as the page's menus order them: LLM raters first, then by their number of scores, then by name. */
+  namedRaters(): string[] {
+    return this.likelyRaters();
+  }
+
+  /** Whether a rater scored anything as a human annotator (so as A it is left out of the annotators). */
+  isAnnotator(name: string): boolean {
+    const code = this.raterIndex.get(name);
+    return code !== undefined && this.annotator[code] === 1;
+  }
+
   private likelyRaters(): string[] {
     const c = this.columns;
     return c.raters.map((name, code) => ({name, code, rows: this.raterStart[code + 1]! - this.raterStart[code]!}))
