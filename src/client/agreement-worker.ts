@@ -12,7 +12,8 @@
 //                  {type: "warmed"}                  once: the engine's code is warmed (below)
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetchStep), one small step per turn (a request waits
+// (AgreementEngine.prefetchStep; an annotator as A right after the first, as
+// likelyChanges says), one small step per turn (a request waits
 // for one step, not a whole view), and posts each view it finishes as "ahead"
 // (under viewKey of its options), so the page holds it before it is asked
 // for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the
@@ -187,7 +188,7 @@ export function serve(
       return schedule(0);
     }
     const options = ahead;
-    const next = engine.prefetchStep(options);
+    const next = engine.prefetchStep(options, engine.likelyChanges(options));
     // A step toward a view: the next turn goes on with it, after any message that came meanwhile.
     if (next === STEP) return schedule(0);
     const neighbours = engine.neighbours(options);

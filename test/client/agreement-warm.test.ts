@@ -4,7 +4,7 @@
 
 import {afterEach, describe, expect, it, vi} from "vitest";
 import {columnsFromScores} from "../../src/client/agreement-columns.js";
-import {AgreementEngine} from "../../src/client/agreement-engine.js";
+import {AgreementEngine, STEP} from "../../src/client/agreement-engine.js";
 import {leadingInstances, warmOptions} from "../../src/client/agreement-warm.js";
 import {JOBS, serve, useColumns, type WorkerReply, type WorkerRequest} from "../../src/client/agreement-worker.js";
 import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterScore} from "../../src/lib/agreement.js";
@@ -62,6 +62,33 @@ describe("warmOptions", () => {
       {...START, a: {rater: "llama"}},
       {...START, b: {rater: "llama"}},
     ]);
+  });
+});
+
+describe("AgreementEngine.likelyChanges", () => {
+  it("computes the menu's first annotator as A right after the first neighbour when the worker asks, and its view is the library's", () => {
+    const rows = scores();
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS);
+    const annotator = engine.namedRaters()[2]!;
+    expect(engine.likelyChanges(START)).toEqual([{...START, a: {rater: annotator}}]);
+    // An annotator as A already: nothing to move.
+    expect(engine.likelyChanges({...START, a: {rater: annotator}})).toEqual([]);
+    engine.view(START);
+    engine.countAnnotatorsKappa(5);
+    const finished: unknown[] = [];
+    for (let step = engine.prefetchStep(START, engine.likelyChanges(START)); finished.length < 3; step = engine.prefetchStep(START, engine.likelyChanges(START))) {
+      if (step !== STEP) finished.push(step);
+    }
+    expect(finished).toEqual([{...START, basis: "annotators"}, {...START, a: {rater: annotator}}, {...START, a: {rater: "llama"}}]);
+    const asked = {...START, a: {rater: annotator}} as const;
+    const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, asked.a, KEYS, {bins: 5, basis: "dimension"});
+    const got = engine.view(asked).table;
+    expect(got.map((r) => [r.dimension, r.played_by, r.n])).toEqual(library.map((r) => [r.dimension, r.played_by, r.n]));
+    for (const [i, row] of library.entries()) {
+      for (const field of ["pearson", "spearman"] as const) expect(Object.is(got[i]![field]?.r ?? null, row[field]?.r ?? null)).toBe(true);
+      expect(Object.is(got[i]!.kappaHumans.kappa, row.kappaHumans.kappa)).toBe(true);
+      expect(Object.is(got[i]!.withinOneSd, row.withinOneSd)).toBe(true);
+    }
   });
 });
 
