@@ -183,22 +183,16 @@ export class AgreementEngine {
   }
 
   /**
-   * Neighbours a reader is likely to pick soon, computed right after the
-   * first neighbour (the worker passes them to prefetchStep): the second
-   * LLM rater as B (next to B in the menu only when B is the humans' mean),
-   * then the menu's first annotator as A, which neighbours() lists after
-   * every k and every rater B. B first: its rater's side serves A = that
-   * rater too, which neighbours() lists next.
+   * Neighbours a reader is likely to pick soon that neighbours() lists late:
+   * the first annotator of the menu as A (after every k and every rater B
+   * there), when A is not an annotator already. The worker computes them
+   * right after the first neighbour.
    */
   likelyChanges(options: ViewOptions): ViewOptions[] {
-    const {a, b} = options;
-    const named = this.likelyRaters();
-    const out: ViewOptions[] = [];
-    const llm = named.find((name) => !this.isAnnotator(name) && !sameChoice({rater: name}, a) && !sameChoice({rater: name}, b));
-    if (llm !== undefined && (b === HUMANS || this.isAnnotator(b.rater))) out.push({...options, b: {rater: llm}});
-    const annotator = named.find((name) => this.isAnnotator(name) && !sameChoice({rater: name}, b));
-    if (annotator !== undefined && !(a !== HUMANS && this.isAnnotator(a.rater))) out.push({...options, a: {rater: annotator}});
-    return out;
+    const a = options.a;
+    if (a !== HUMANS && this.isAnnotator(a.rater)) return [];
+    const annotator = this.likelyRaters().find((name) => this.isAnnotator(name));
+    return annotator === undefined ? [] : [{...options, a: {rater: annotator}}];
   }
 
   /** Rater names as the page's menus order them: LLM raters first, then by their number of scores, then by name. */
