@@ -182,7 +182,30 @@ export class AgreementEngine {
     return out;
   }
 
+  /**
+   * Neighbours a reader is likely to pick soon that neighbours() lists late:
+   * the first annotator of the menu as A (after every k and every rater B
+   * there), when A is not an annotator already. The worker computes them
+   * right after the first neighbour.
+   */
+  likelyChanges(options: ViewOptions): ViewOptions[] {
+    const a = options.a;
+    if (a !== HUMANS && this.isAnnotator(a.rater)) return [];
+    const annotator = this.likelyRaters().find((name) => this.isAnnotator(name));
+    return annotator === undefined ? [] : [{...options, a: {rater: annotator}}];
+  }
+
   /** Rater names as the page's menus order them: LLM raters first, then by their number of scores, then by name. */
+  namedRaters(): string[] {
+    return this.likelyRaters();
+  }
+
+  /** Whether a rater scored anything as a human annotator (so as A it is left out of the annotators). */
+  isAnnotator(name: string): boolean {
+    const code = this.raterIndex.get(name);
+    return code !== undefined && this.annotator[code] === 1;
+  }
+
   private likelyRaters(): string[] {
     const c = this.columns;
     return c.raters.map((name, code) => ({name, code, rows: this.raterStart[code + 1]! - this.raterStart[code]!}))
@@ -224,13 +247,15 @@ export class AgreementEngine {
    * options when it finished their view (kept), null when all are kept. The
    * worker takes one step per turn, so a request that arrives while it
    * computes ahead waits for one step, not a whole view; what the steps
-   * computed so far is kept and serves that request too.
+   * computed so far is kept and serves that request too. The neighbours
+   * among `first` come right after the first neighbour (the worker passes
+   * likelyChanges).
    */
-  prefetchStep(options: ViewOptions): ViewOptions | typeof STEP | null {
+  prefetchStep(options: ViewOptions, first: readonly ViewOptions[] = []): ViewOptions | typeof STEP | null {
     if (this.ahead && this.views.has(viewKey(this.ahead.options))) this.ahead = undefined;
     if (!this.ahead) {
       const neighbours = this.neighbours(options);
-      const next = neighbours.find((n) => !this.views.has(viewKey(n)));
+      const next = inOrder(neighbours, first).find((n) => !this.views.has(viewKey(n)));
       if (!next) return null;
       // Kappa among every annotator is the longest part of any annotator's view as A, and the same for all of
       // them: computed right after the first neighbour (the other basis, nearly free), before any other view.
@@ -352,6 +377,15 @@ function firstScores(raterInstance: Int32Array, raterValue: Int32Array, values: 
     ids[n++] = id;
   }
   return n;
+}
+
+/** The neighbours with those of `first` moved right after the first one, in first's order. */
+function inOrder(neighbours: readonly ViewOptions[], first: readonly ViewOptions[]): readonly ViewOptions[] {
+  if (first.length === 0 || neighbours.length === 0) return neighbours;
+  const keys = new Set(neighbours.map(viewKey));
+  const moved = first.filter((o) => keys.has(viewKey(o)));
+  const movedKeys = new Set(moved.map(viewKey));
+  return [neighbours[0]!].concat(moved, neighbours.slice(1).filter((n) => !movedKeys.has(viewKey(n))));
 }
 
 function nonDecreasing(values: Int32Array): boolean {

@@ -9,9 +9,11 @@
 //                  {id, type: "error", message}      once, ends the job
 //                  {type: "ahead", key, value, done, total}   a view computed ahead (no request),
 //                                                    and how many of the current options' neighbours are ready
+//                  {type: "warmed"}                  once: the engine's code is warmed (below)
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetchStep), one small step per turn (a request waits
+// (AgreementEngine.prefetchStep; an annotator as A right after the first, as
+// likelyChanges says), one small step per turn (a request waits
 // for one step, not a whole view), and posts each view it finishes as "ahead"
 // (under viewKey of its options), so the page holds it before it is asked
 // for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the
@@ -20,12 +22,17 @@
 // another computation (a Reliability section, say), add an entry whose
 // function takes its params and a JobContext (progress, and the loaded rows
 // as columns and as an AgreementEngine) and returns a structured-cloneable value.
+// Before the first step ahead, on a large store, the worker warms the engine's
+// code (agreement-warm.ts: the likely changes over a small slice, one view per
+// turn), so that a change not computed ahead yet runs compiled code; a request
+// that comes meanwhile goes first, as it does before a step ahead.
 
 import {tableFromIPC} from "apache-arrow";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
 import {SOTOPIA_DIMENSIONS} from "../lib/dimensions.js";
 import {columnsFromCodes, type AgreementColumns, type CodedScores} from "./agreement-columns.js";
 import {AgreementEngine, STEP, viewKey, type AgreementView, type ViewOptions} from "./agreement-engine.js";
+import {WARM_ABOVE, WARM_INSTANCES, warmUpSteps} from "./agreement-warm.js";
 
 export interface WorkerRequest {
   id: number;
@@ -37,7 +44,8 @@ export type WorkerReply =
   | {id: number; type: "progress"; done: number; total: number; what: string}
   | {id: number; type: "result"; value: unknown}
   | {id: number; type: "error"; message: string}
-  | {type: "ahead"; key: string; value: AgreementView | null; done: number; total: number};
+  | {type: "ahead"; key: string; value: AgreementView | null; done: number; total: number}
+  | {type: "warmed"};
 
 export interface JobContext {
   progress(done: number, total: number, what: string): void;
@@ -95,15 +103,25 @@ async function load({url, raters, dimensions, rows, warm}: LoadParams, context: 
         offset += group.numRows();
         context.progress(offset, rows, "reading instance rows");
       }
-      const columns = columnsFromCodes(coded, raters, dimensions, FILE);
-      return {columns, engine: new AgreementEngine(columns, SOTOPIA_DIMENSIONS.map((d) => d.key))};
+      return columnsFromCodes(coded, raters, dimensions, FILE);
     } finally {
       for (const group of groups) group.free();
       metadata.free();
       file.free();
     }
-  })();
-  const {columns, engine} = await loading;
+  })().then((columns) => ({columns, engine: new AgreementEngine(columns, SOTOPIA_DIMENSIONS.map((d) => d.key))}));
+  return started(warm);
+}
+
+/** Serves these columns as if `load` had read them: for tests, which have no rows file. */
+export function useColumns(columns: AgreementColumns, warm?: ViewOptions, engine = new AgreementEngine(columns, SOTOPIA_DIMENSIONS.map((d) => d.key))): Promise<{rows: number; instances: number}> {
+  loading = Promise.resolve({columns, engine});
+  return started(warm);
+}
+
+/** The end of `load`: the starting view and kappa among every annotator computed, what the page is told. */
+async function started(warm: ViewOptions | undefined): Promise<{rows: number; instances: number}> {
+  const {columns, engine} = await loading!;
   if (warm) {
     engine.view(warm);
     // The longest part of any annotator's view as A, the same for all of them (one light pass): ready before the first change.
@@ -127,11 +145,26 @@ export const JOBS: Record<string, Job> = {
  */
 export const PAUSE_AFTER_REQUEST_MS = 250;
 
-/** Runs requests one after another, answering each by its id; computes ahead when idle. */
-function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null}): void {
+/** How the worker warms up: on stores of more than `above` instances, over a slice of `instances` (tests take small ones). */
+export interface WarmSettings {
+  above: number;
+  instances: number;
+}
+
+/**
+ * Runs requests one after another, answering each by its id; when idle,
+ * warms the engine's code (once, on a large store), then computes ahead.
+ */
+export function serve(
+  scope: {postMessage(message: WorkerReply): void; onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null},
+  jobs: Record<string, Job> = JOBS,
+  warmSettings: WarmSettings = {above: WARM_ABOVE, instances: WARM_INSTANCES},
+): void {
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let ahead: ViewOptions | null = null;
+  // The warm-up's steps once the rows are loaded; null when done or not worth it.
+  let warming: Generator<void, void> | null | undefined;
   // One pending step at a time: a request's end and the last step both schedule the next one.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = (ms: number) => {
@@ -140,11 +173,22 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
   };
   const computeAhead = async () => {
     if (waiting > 0 || ahead === null || loading === null) return;
-    const {engine} = await loading;
+    const {columns, engine} = await loading;
     // A request that came in meanwhile goes first; the next step waits for the next idle moment.
     if (waiting > 0 || ahead === null) return;
+    if (warming === undefined) {
+      const large = columns.rowStart.length - 1 > warmSettings.above;
+      warming = large ? warmUpSteps(columns, engine.dimensionKeys, ahead, warmSettings.instances) : null;
+    }
+    if (warming !== null) {
+      if (warming.next().done) {
+        warming = null;
+        scope.postMessage({type: "warmed"});
+      }
+      return schedule(0);
+    }
     const options = ahead;
-    const next = engine.prefetchStep(options);
+    const next = engine.prefetchStep(options, engine.likelyChanges(options));
     // A step toward a view: the next turn goes on with it, after any message that came meanwhile.
     if (next === STEP) return schedule(0);
     const neighbours = engine.neighbours(options);
@@ -161,8 +205,8 @@ function serve(scope: {postMessage(message: WorkerReply): void; onmessage: ((eve
     };
     queue = queue.then(async () => {
       try {
-        const run = JOBS[job];
-        if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(JOBS).join(", ")}`);
+        const run = jobs[job];
+        if (!run) throw new Error(`no job named ${JSON.stringify(job)}; known: ${Object.keys(jobs).join(", ")}`);
         const value = await run(params as never, context);
         if (job === "view" || job === "focus") ahead = params as ViewOptions;
         if (job === "load") ahead = (params as LoadParams).warm ?? null;

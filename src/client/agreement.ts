@@ -118,6 +118,25 @@ export interface Ahead {
   total: number;
 }
 
+/** What the page says while the worker computes options it has not computed ahead. */
+export const COMPUTING_TEXT = "Computing these options in the background worker…";
+
+/**
+ * The values of the line that says the worker is computing, for one change:
+ * "" alone when the view is ready (a second "" would redraw the line in a
+ * later frame, after the first frame's layout and paint, for no change on
+ * screen), else COMPUTING_TEXT at once and "" once `pending` settles.
+ */
+export function computingLine(ready: boolean, pending: Promise<unknown>, notify: (text: string) => void): void {
+  if (ready) {
+    notify("");
+    return;
+  }
+  notify(COMPUTING_TEXT);
+  const done = () => notify("");
+  pending.then(done, done);
+}
+
 /** The status line's words for it: said until every neighbour is ready, then nothing. */
 export const aheadText = ({done, total}: Ahead): string =>
   done >= total ? "" : `Computing the choices next to these ahead, so that changing one is a lookup: ${done} of ${total} ready.`;
@@ -174,6 +193,8 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
       for (const l of aheadListeners) l({done: reply.done, total: reply.total});
       return;
     }
+    // The worker's code is warm: the page shows nothing for it (the benchmarks time it).
+    if (reply.type === "warmed") return;
     const call = pending.get(reply.id);
     if (!call) return;
     if (reply.type === "progress") return tell({job: call.job, done: reply.done, total: reply.total, what: reply.what});

@@ -3,7 +3,11 @@
 // building the dataflow and the SVG) costs most of a rater change's time; a
 // chart whose specs differ only in named inline datasets and top-level params
 // is instead updated in place (view.data, view.signal, runAsync), which
-// redraws only the marks that changed.
+// redraws only the marks that changed. A chart away from the reader's view
+// is not redrawn on every change at all: the latest spec waits until the
+// chart comes near the viewport (an IntersectionObserver), so a change of
+// rater made at the menus costs the page no Vega work for charts a screen or
+// more below.
 
 import embed from "vega-embed";
 import type {View} from "vega";
@@ -62,10 +66,46 @@ export async function updateInPlace(view: View, spec: TopLevelSpec): Promise<voi
   await view.runAsync();
 }
 
+/** How far outside the viewport a chart counts as near: a quarter of its height above and below, so it is drawn before it scrolls in. */
+export const NEAR_MARGIN = "25% 0px";
+
+/**
+ * Holds the updates of something drawn away from the reader's view: while
+ * not near, update(value) only keeps the value (the last one wins), and it is
+ * drawn once setNear(true) says the thing came near; while near, at once.
+ * The first update always draws (the page's first view is drawn wherever it
+ * is). Each update's promise resolves once a value at least as recent is drawn.
+ */
+export function heldWhileAway<T>(draw: (value: T) => Promise<void>): {update(value: T): Promise<void>; setNear(near: boolean): void} {
+  let near = true;
+  let drawnOnce = false;
+  let held: {value: T; waiting: (() => void)[]} | null = null;
+  return {
+    update(value) {
+      if (near || !drawnOnce) {
+        drawnOnce = true;
+        const waiting = held?.waiting ?? [];
+        held = null;
+        return draw(value).finally(() => waiting.forEach((resolve) => resolve()));
+      }
+      const waiting = held?.waiting ?? [];
+      held = {value, waiting};
+      return new Promise<void>((resolve) => waiting.push(resolve));
+    },
+    setNear(now) {
+      near = now;
+      if (!near || held === null) return;
+      const {value, waiting} = held;
+      held = null;
+      void draw(value).finally(() => waiting.forEach((resolve) => resolve()));
+    },
+  };
+}
+
 export interface LiveChart {
   /** The chart's place on the page, made once: the page displays it in a cell that never re-runs. */
   readonly element: HTMLDivElement;
-  /** Shows `spec` (null: nothing), in place when its shape is the last one's; resolves once drawn. */
+  /** Shows `spec` (null: nothing), in place when its shape is the last one's; away from the view, once the chart comes near (heldWhileAway); resolves once drawn. */
   show(spec: TopLevelSpec | null): Promise<void>;
 }
 
@@ -101,12 +141,13 @@ export function liveChart(testId?: string): LiveChart {
     drawn = {view, shape, spec: text};
     element.replaceChildren(div);
   };
-  return {
-    element,
-    show(spec) {
-      const call = ++latest;
-      queue = queue.then(() => draw(spec, call), () => draw(spec, call));
-      return queue;
-    },
-  };
+  const shown = heldWhileAway((spec: TopLevelSpec | null) => {
+    const call = ++latest;
+    queue = queue.then(() => draw(spec, call), () => draw(spec, call));
+    return queue;
+  });
+  if (typeof IntersectionObserver !== "undefined") {
+    new IntersectionObserver((entries) => shown.setNear(entries[entries.length - 1]!.isIntersecting), {rootMargin: NEAR_MARGIN}).observe(element);
+  }
+  return {element, show: (spec) => shown.update(spec)};
 }
