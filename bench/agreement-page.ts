@@ -183,7 +183,7 @@ function cpuTimed(fn: () => unknown): number {
 /** The old page's computation for one change: everything after pairing, and the pairing too when the raters changed. */
 function oldPath(scores: readonly RaterScore[], paired: PairedInstance[] | null, {a, b, bins, basis}: ViewOptions): PairedInstance[] {
   const instances = paired ?? pairInstances(scores, a, b);
-  kappaAmongAllAnnotators(agreementTable(instances, KEYS, {bins, basis}), scores, a, KEYS, {bins, basis});
+  kappaAmongAllAnnotators(agreementTable(instances, KEYS, {bins, basis}), scores, KEYS, {bins, basis});
   differenceView(instances, "all", basis);
   return instances;
 }

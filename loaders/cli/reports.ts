@@ -159,7 +159,7 @@ const agreement: Report = {
     }
     const dimensions = SOTOPIA_DIMENSIONS.map((d) => d.key);
     const rowsOut = judges.flatMap((judge) =>
-      kappaAmongAllAnnotators(agreementTable(pairInstances(scores, choice(judge), choice(against)), dimensions, {bins, basis}), scores, choice(judge), dimensions, {bins, basis}).map((t) => ({
+      kappaAmongAllAnnotators(agreementTable(pairInstances(scores, choice(judge), choice(against)), dimensions, {bins, basis}), scores, dimensions, {bins, basis}).map((t) => ({
         a: judge, dimension: t.dimension, played_by: t.played_by, n: t.n,
         // The pooled rows carry no correlation: null here, blank in the text table (see the note).
         r: t.pearson?.r ?? null, p: t.pearson ? reportedP(t.pearson.p) : null, ci_low: t.pearson?.ci[0] ?? null, ci_high: t.pearson?.ci[1] ?? null,

@@ -317,15 +317,11 @@ export function coverageText(coverage: readonly RaterCoverage[]): {lines: string
 /**
  * The "human annotators" kappa of every row as the paper means it (Appendix
  * E.1): Randolph's kappa among every annotator, over every instance two or
- * more of them scored, whatever rater A is. The table's own kappaHumans is
- * over the instances A and B were paired on, so with an LLM A that scored a
- * few of the annotated episodes it counted those few (0 items when A scored
- * none), and with an annotator A it left A out of the others. Rater A does
- * not change the result: `_a` is ignored, kept so that callers written for
- * the A-dependent version still compile. The kappa with A as one more rater
- * stays over A's instances, necessarily.
+ * more of them scored, whatever rater A is: it replaces the table's own
+ * kappaHumans, which is over the instances A and B were paired on. The kappa
+ * with A as one more rater stays over A's instances, necessarily.
  */
-export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], _a: RaterChoice, dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
+export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
   if (!rows.some((r) => r.rater_kind === "human")) return table.slice();
   const key = (r: AgreementRow) => `${r.dimension}\u0000${r.played_by}`;
   const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [key(r), r.kappaHumans]));

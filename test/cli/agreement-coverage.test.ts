@@ -65,7 +65,7 @@ describe("agreement when no LLM rater overlaps the human annotators", () => {
     const table = agreementTable(pairInstances(scores, a, "humans"), dimensions);
     const goal = (t: typeof table) => t.find((r) => r.dimension === "goal" && r.played_by === "all")!;
     expect(goal(table).kappaHumans.items).toBe(0);
-    const fixed = goal(kappaAmongAllAnnotators(table, scores, a, dimensions));
+    const fixed = goal(kappaAmongAllAnnotators(table, scores, dimensions));
     expect([fixed.kappaHumans.items, fixed.kappaHumans.pairwiseAgreement, fixed.kappaHumans.kappa]).toEqual([4, 0.75, 0.6875]);
   });
 });

@@ -41,7 +41,7 @@ describe("AgreementEngine: kappa among the annotators", () => {
         if (JSON.stringify(a) === JSON.stringify(b)) continue;
         for (const bins of [2, 5]) {
           const where = `A = ${JSON.stringify(a)}, B = ${JSON.stringify(b)}, k = ${bins}`;
-          const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS, {bins}), rows, a, KEYS, {bins});
+          const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS, {bins}), rows, KEYS, {bins});
           const table = engine.view({a, b, bins, basis: "dimension"}).table;
           expect(differences(table, library, where).slice(0, 5)).toEqual([]);
           if (bins !== 5) continue;
@@ -83,7 +83,7 @@ describeWithFixtures("AgreementEngine: kappa among the real SOTOPIA-π annotator
     for (const a of [...raters.map((rater): RaterChoice => ({rater})), HUMANS]) {
       const b: RaterChoice = a === HUMANS ? {rater: "judge-part"} : HUMANS;
       const where = `A = ${JSON.stringify(a)}`;
-      const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS), rows, a, KEYS);
+      const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS), rows, KEYS);
       const table = engine.view({a, b, bins: 5, basis: "dimension"}).table;
       expect(differences(table, library, where).slice(0, 5)).toEqual([]);
       const bel = table.find((r) => r.dimension === "believability" && r.played_by === "all")!.kappaHumans;

@@ -17,7 +17,7 @@ const score = (episode: number, dimension: string, rater: string, rater_kind: st
 };
 
 const libraryTable = (rows: readonly RaterScore[], a: RaterChoice, b: RaterChoice, bins: number, basis: SpreadBasis) =>
-  kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS, {bins, basis}), rows, a, KEYS, {bins, basis});
+  kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS, {bins, basis}), rows, KEYS, {bins, basis});
 
 describe("AgreementEngine with exact sums", () => {
   it("gives the exact bias where adding in instance order drifted (−1.2, not −1.2000000000000004)", () => {

@@ -42,7 +42,7 @@ const expectSame = (actual: unknown, expected: unknown, where: string) => expect
 /** What the library gives for these options, shaped as the engine's view. */
 function libraryView(scores: readonly RaterScore[], {a, b, bins, basis}: {a: RaterChoice; b: RaterChoice; bins: number; basis: SpreadBasis}): AgreementView {
   const instances = pairInstances(scores, a, b);
-  const table = kappaAmongAllAnnotators(agreementTable(instances, KEYS, {bins, basis}), scores, a, KEYS, {bins, basis});
+  const table = kappaAmongAllAnnotators(agreementTable(instances, KEYS, {bins, basis}), scores, KEYS, {bins, basis});
   const differences: AgreementView["differences"] = {};
   for (const key of [...KEYS, "all"]) {
     const {diffs, spread} = differenceView(instances, key, basis);

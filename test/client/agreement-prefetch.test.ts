@@ -74,7 +74,7 @@ describe("AgreementEngine.prefetchStep", () => {
     expect(engine.annotatorsKappaReady(5)).toBe(true);
     expect(engine.ready({...start, a: {rater: "llama"}})).toBe(false);
     const asked = {...start, a: {rater: "annotator-2"}} as const;
-    const table = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, asked.a, KEYS, {bins: 5, basis: "dimension"});
+    const table = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, KEYS, {bins: 5, basis: "dimension"});
     const got = engine.view(asked).table;
     expect(got.map((r) => [r.dimension, r.played_by, r.n])).toEqual(table.map((r) => [r.dimension, r.played_by, r.n]));
     for (const [i, row] of table.entries()) {
@@ -103,7 +103,7 @@ function differences(x: unknown, y: unknown, at = "", out: string[] = []): strin
 
 function libraryTable(rows: readonly RaterScore[], options: {a: RaterChoice; b: RaterChoice; bins: number; basis: "dimension" | "annotators"}) {
   const table = agreementTable(pairInstances(rows, options.a, options.b), KEYS, {bins: options.bins, basis: options.basis});
-  return kappaAmongAllAnnotators(table, rows, options.a, KEYS, {bins: options.bins, basis: options.basis});
+  return kappaAmongAllAnnotators(table, rows, KEYS, {bins: options.bins, basis: options.basis});
 }
 
 describe("AgreementEngine.countAnnotatorsKappa", () => {

@@ -81,7 +81,7 @@ describe("AgreementEngine.likelyChanges", () => {
     }
     expect(finished).toEqual([{...START, basis: "annotators"}, {...START, a: {rater: annotator}}, {...START, a: {rater: "llama"}}]);
     const asked = {...START, a: {rater: annotator}} as const;
-    const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, asked.a, KEYS, {bins: 5, basis: "dimension"});
+    const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, KEYS, {bins: 5, basis: "dimension"});
     const got = engine.view(asked).table;
     expect(got.map((r) => [r.dimension, r.played_by, r.n])).toEqual(library.map((r) => [r.dimension, r.played_by, r.n]));
     for (const [i, row] of library.entries()) {
@@ -124,7 +124,7 @@ describe("the worker's warm-up", () => {
     // The request first, then the rest of the warm-up, then the views ahead.
     expect(order.slice(0, 4)).toEqual(["result 0", "result 1", "warmed", "ahead"]);
     const rows = scores();
-    const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, asked.a, KEYS, {bins: 5, basis: "dimension"});
+    const library = kappaAmongAllAnnotators(agreementTable(pairInstances(rows, asked.a, asked.b), KEYS, {bins: 5, basis: "dimension"}), rows, KEYS, {bins: 5, basis: "dimension"});
     const answer = replies[1] as {value: {table: {n: number; kappaHumans: {kappa: number}}[]}};
     expect(answer.value.table.map((r) => r.n)).toEqual(library.map((r) => r.n));
     for (const [i, row] of library.entries()) expect(Object.is(answer.value.table[i]!.kappaHumans.kappa, row.kappaHumans.kappa)).toBe(true);

@@ -17,7 +17,7 @@ const expectKappa = (k: Kappa, expected: {items: number; pairwiseAgreement: numb
 
 describe("kappaAmongAllAnnotators", () => {
   const rows = annotatedGoalRows();
-  const tableFor = (a: RaterChoice, b: RaterChoice = HUMANS) => kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS), rows, a, KEYS);
+  const tableFor = (a: RaterChoice, b: RaterChoice = HUMANS) => kappaAmongAllAnnotators(agreementTable(pairInstances(rows, a, b), KEYS), rows, KEYS);
   const cell = (table: ReturnType<typeof tableFor>, dimension: string) => table.find((r) => r.dimension === dimension && r.played_by === "all")!;
 
   it("gives the annotators' kappa over all 5 annotated items when A is an LLM that scored 2 of them, and the kappa with A over those 2", () => {
@@ -46,6 +46,6 @@ describe("kappaAmongAllAnnotators", () => {
   it("leaves a store without annotators as agreementTable gives it", () => {
     const llms = rows.filter((r) => r.rater_kind === "llm");
     const table = agreementTable(pairInstances(llms, {rater: "judge-x"}, {rater: "llm-2"}), KEYS);
-    expect(kappaAmongAllAnnotators(table, llms, {rater: "judge-x"}, KEYS)).toEqual(table);
+    expect(kappaAmongAllAnnotators(table, llms, KEYS)).toEqual(table);
   });
 });
