@@ -31,12 +31,15 @@ export function pairedT(differences: ArrayLike<number>, level = 0.95): Differenc
   const se = Math.sqrt(ss / (n - 1) / n);
   const df = n - 1;
   const method = `paired t (df ${df})`;
-  if (se === 0) {
-    // Every pair moved by the same amount: no spread to test against.
-    // p = 0 here would read as significant on two pairs; like R, refuse to test constant data (a NaN p also leaves the family).
-    return mean === 0
+  if (se === 0 || constantOnTieGrid(differences)) {
+    // Every pair moved by the same amount: no spread to test against. Decided on the tie grid, because
+    // differences of averages (7.1 − 6.8 and 5.4 − 5.1) differ in their last bits, and their tiny spread
+    // would give a p near 0. p = 0 would read as significant on two pairs; like R, refuse to test
+    // constant data (a NaN p also leaves the family).
+    const constant = onTieGrid(differences[0]);
+    return constant === 0
       ? {n, difference: 0, lo: 0, hi: 0, p: 1, method: `${method}: every difference is 0`}
-      : {n, difference: mean, lo: mean, hi: mean, p: NaN, method: `${method}: every difference is ${onTieGrid(mean)}, so there is no spread to test against`};
+      : {n, difference: constant, lo: constant, hi: constant, p: NaN, method: `${method}: every difference is ${constant}, so there is no spread to test against`};
   }
   const half = studentTQuantile(1 - (1 - level) / 2, df) * se;
   return {n, difference: mean, lo: mean - half, hi: mean + half, p: studentTTwoSided(mean / se, df), method};
@@ -109,6 +112,12 @@ export function wilcoxonSignedRank(differences: ArrayLike<number>): SignedRankTe
  */
 function onTieGrid(d: number): number {
   return Math.round(d * 1e9) / 1e9;
+}
+
+function constantOnTieGrid(differences: ArrayLike<number>): boolean {
+  const first = onTieGrid(differences[0]);
+  for (let i = 1; i < differences.length; i++) if (onTieGrid(differences[i]) !== first) return false;
+  return true;
 }
 
 /** Seeded bootstrap interval of the mean difference, drawing pairs (or, with clusterOf, whole scenarios). */
@@ -272,7 +281,7 @@ export function welchT(a: ArrayLike<number>, b: ArrayLike<number>, level = 0.95)
  */
 export function twoProportions(a: {x: number; n: number}, b: {x: number; n: number}, level = 0.95): DifferenceTest {
   if (a.n === 0 || b.n === 0) {
-    return {n: a.n + b.n, difference: NaN, lo: NaN, hi: NaN, p: NaN, method: `unpaired: two-proportion z test: side ${a.n === 0 ? "A" : "B"} has no values`};
+    return {n: a.n + b.n, difference: NaN, lo: NaN, hi: NaN, p: NaN, method: `unpaired: two-proportion z test: ${a.n === 0 && b.n === 0 ? "neither side has" : `side ${a.n === 0 ? "A" : "B"} has no`} values`};
   }
   const pa = a.x / a.n;
   const pb = b.x / b.n;

@@ -57,6 +57,17 @@ describe("pairedT", () => {
     // 0.3 − 0.1 is 0.19999999999999998 in floating point; on paper it is 0.2.
     expect(pairedT([0.3 - 0.1, 0.3 - 0.1]).method).toBe("paired t (df 1): every difference is 0.2, so there is no spread to test against");
   });
+
+  it("does not test differences that are one number on paper but differ in their last bits (averages of runs)", () => {
+    const differences = [7.1 - 6.8, 5.4 - 5.1, 2.3 - 2.0, 9.9 - 9.6];
+    // In floating point these are four different numbers near 0.3, so their sd is about 1e-16, not 0.
+    expect(new Set(differences).size).toBeGreaterThan(1);
+    const test = pairedT(differences);
+    expect(test.method).toBe("paired t (df 3): every difference is 0.3, so there is no spread to test against");
+    expect(test.p).toBeNaN();
+    expect([test.difference, test.lo, test.hi]).toEqual([0.3, 0.3, 0.3]);
+    expect(pairedT([0.1 + 0.2 - 0.3, 0, 0]).method).toBe("paired t (df 2): every difference is 0");
+  });
 });
 
 describe("wilcoxonSignedRank with nothing to rank", () => {
