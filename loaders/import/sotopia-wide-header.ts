@@ -15,6 +15,18 @@ export interface WideColumns {
 const SEAT_COLUMN = /^([A-Za-z][A-Za-z0-9_]*?)(_reasoning)?_(\d+)$/;
 const DIMENSION_KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 
+/** `goal-1`, `goal 1`, `goal.1`, `goal1`: a seat's column in another spelling, once separators are underscores and the seat's may be missing. */
+const LOOSE_SEAT_COLUMN = /^([a-z][a-z_]*?)(_reasoning)?_?(\d+)$/;
+
+/** The `<dimension>[_reasoning]_<seat>` column a header name not in that shape probably means, if any. */
+function meantAsScoreColumn(name: string): string | null {
+  const m = LOOSE_SEAT_COLUMN.exec(name.toLowerCase().replace(/[\s.-]+/g, "_"));
+  if (!m) return null;
+  const [, written, reasoning, seat] = m;
+  const dimension = sotopiaDimension(written!) ? written! : closest(written!, DIMENSION_KEYS);
+  return dimension ? `${dimension}${reasoning ?? ""}_${seat}` : null;
+}
+
 const listed = (items: readonly string[]) => (items.length < 3 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
 
 /** Seats and dimensions of a wide header; a RecordProblem on `header` for a column that is misnamed, or missing for one seat. */
@@ -27,7 +39,11 @@ export function wideColumns(names: readonly string[]): WideColumns {
   for (const [i, raw] of names.entries()) {
     const name = raw.trim();
     const m = SEAT_COLUMN.exec(name);
-    if (!m) continue;
+    if (!m) {
+      const meant = meantAsScoreColumn(name);
+      if (meant) misnamed.push(`column ${i + 1}, ${JSON.stringify(name)}, looks like the score column ${meant} spelt another way (wide files name them <dimension>_<seat>)`);
+      continue;
+    }
     const [, dimension, reasoning, seat] = m;
     // The reader finds a column by its name, so a second column of that name would hide the first one's scores.
     const earlier = firstAt.get(name);

@@ -295,6 +295,14 @@ describeWithFixtures("sotopia-ratings refuses a wide file whose header would lea
     const overall = editedCopy(store.dir, "gpt3.5_final.csv", (cs) => [...cs, {name: "overall_1", cells: cs[0]!.cells.map(() => "5")}]);
     expect((await expectImportFailure(store, "sotopia-ratings", [overall])).problem).toBe(
       `column 34, "overall_1", is named like a score column of seat 1, but "overall" is no SOTOPIA dimension (rename or remove it); the dimensions are ${DIMENSIONS}`);
+    // The same other spelling for both seats would leave a consistent file of six dimensions: refused too.
+    const spelt = editedCopy(store.dir, "gpt3.5_final.csv", (cs) => renamed("goal_2", "Goal2")(renamed("goal_1", "goal-1")(cs)));
+    expect((await expectImportFailure(store, "sotopia-ratings", [spelt])).problem).toBe(
+      'column 18, "goal-1", looks like the score column goal_1 spelt another way (wide files name them <dimension>_<seat>); ' +
+        `column 32, "Goal2", looks like the score column goal_2 spelt another way (wide files name them <dimension>_<seat>); the dimensions are ${DIMENSIONS}`);
+    const spaced = editedCopy(store.dir, "gpt3.5_final.csv", renamed("believability_reasoning_2", "believabilty reasoning 2"));
+    expect((await expectImportFailure(store, "sotopia-ratings", [spaced])).problem).toContain(
+      'column 21, "believabilty reasoning 2", looks like the score column believability_reasoning_2 spelt another way');
     expect(await count(store, "SELECT count(*) FROM ratings")).toBe(0);
   });
 
