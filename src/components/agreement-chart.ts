@@ -75,21 +75,33 @@ export const NEAR_MARGIN = "25% 0px";
  * drawn once setNear(true) says the thing came near; while near, at once.
  * The first update always draws (the page's first view is drawn wherever it
  * is). Each update's promise resolves once a value at least as recent is drawn.
+ * `stale(true)` is called when a value starts waiting and `stale(false)` once
+ * what is drawn is the latest again, so what shows the old value can hide it.
  */
-export function heldWhileAway<T>(draw: (value: T) => Promise<void>): {update(value: T): Promise<void>; setNear(near: boolean): void} {
+export function heldWhileAway<T>(draw: (value: T) => Promise<void>, stale: (isStale: boolean) => void = () => {}): {update(value: T): Promise<void>; setNear(near: boolean): void} {
   let near = true;
   let drawnOnce = false;
   let held: {value: T; waiting: (() => void)[]} | null = null;
+  let isStale = false;
+  const setStale = (now: boolean) => {
+    if (now !== isStale) stale((isStale = now));
+  };
+  const drawNow = (value: T, waiting: (() => void)[]): Promise<void> =>
+    draw(value).finally(() => {
+      if (held === null) setStale(false);
+      waiting.forEach((resolve) => resolve());
+    });
   return {
     update(value) {
       if (near || !drawnOnce) {
         drawnOnce = true;
         const waiting = held?.waiting ?? [];
         held = null;
-        return draw(value).finally(() => waiting.forEach((resolve) => resolve()));
+        return drawNow(value, waiting);
       }
       const waiting = held?.waiting ?? [];
       held = {value, waiting};
+      setStale(true);
       return new Promise<void>((resolve) => waiting.push(resolve));
     },
     setNear(now) {
@@ -97,7 +109,7 @@ export function heldWhileAway<T>(draw: (value: T) => Promise<void>): {update(val
       if (!near || held === null) return;
       const {value, waiting} = held;
       held = null;
-      void draw(value).finally(() => waiting.forEach((resolve) => resolve()));
+      void drawNow(value, waiting);
     },
   };
 }
@@ -141,11 +153,15 @@ export function liveChart(testId?: string): LiveChart {
     drawn = {view, shape, spec: text};
     element.replaceChildren(div);
   };
-  const shown = heldWhileAway((spec: TopLevelSpec | null) => {
-    const call = ++latest;
-    queue = queue.then(() => draw(spec, call), () => draw(spec, call));
-    return queue;
-  });
+  // A chart holding a newer choice than it shows is hidden (style.css), so a reader who jumps to it never reads the old numbers.
+  const shown = heldWhileAway(
+    (spec: TopLevelSpec | null) => {
+      const call = ++latest;
+      queue = queue.then(() => draw(spec, call), () => draw(spec, call));
+      return queue;
+    },
+    (isStale) => element.toggleAttribute("data-stale", isStale),
+  );
   if (typeof IntersectionObserver !== "undefined") {
     new IntersectionObserver((entries) => shown.setNear(entries[entries.length - 1]!.isIntersecting), {rootMargin: NEAR_MARGIN}).observe(element);
   }

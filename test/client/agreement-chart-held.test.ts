@@ -53,4 +53,29 @@ describe("heldWhileAway", () => {
     expect(drawn).toEqual(["first", "held", "new"]);
     expect(settled).toBe(true);
   });
+
+  it("says the drawn value is stale from the first value held until the latest one is drawn", async () => {
+    const events: string[] = [];
+    let finish: () => void = () => {};
+    const held = heldWhileAway(
+      (value: string) => {
+        events.push(`draw ${value}`);
+        return new Promise<void>((resolve) => (finish = resolve));
+      },
+      (isStale) => events.push(isStale ? "stale" : "fresh"),
+    );
+    const first = held.update("first");
+    finish();
+    await first;
+    held.setNear(false);
+    void held.update("second");
+    void held.update("third");
+    expect(events).toEqual(["draw first", "stale"]);
+    held.setNear(true);
+    expect(events).toEqual(["draw first", "stale", "draw third"]);
+    // Still stale while the latest value is being drawn; fresh once it is.
+    finish();
+    await tick();
+    expect(events).toEqual(["draw first", "stale", "draw third", "fresh"]);
+  });
 });
