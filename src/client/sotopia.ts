@@ -15,7 +15,7 @@ export interface RaterInfo {
   rater: string;
   rater_kind: string;
   /** Instances (episode, agent, dimension) this rater scored on the seven dimensions, its runs on one counted once (overall rows not counted). */
-  ratings: number;
+  instances: number;
 }
 
 export interface SotopiaData {
@@ -33,25 +33,25 @@ export type SotopiaTables = Tables<"sotopia_groups">;
 /**
  * The statistics rows, raters and models: what the page's SQL gave before it
  * drew from decoded tables (the raters in the order of
- * `ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`).
+ * `ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, instances DESC, rater`).
  */
 export function sotopiaData(tables: SotopiaTables): SotopiaData {
   const rows = tables.sotopia_groups as unknown as SotopiaGroupRow[];
-  const byRater = new Map<string, {rater: string; rater_kind: string; ratings: number | null}>();
+  const byRater = new Map<string, {rater: string; rater_kind: string; instances: number | null}>();
   for (const r of rows) {
     let info = byRater.get(r.rater);
-    if (!info) byRater.set(r.rater, (info = {rater: r.rater, rater_kind: r.rater_kind, ratings: null}));
+    if (!info) byRater.set(r.rater, (info = {rater: r.rater, rater_kind: r.rater_kind, instances: null}));
     // sum(n) FILTER (WHERE dimension <> 'overall'): null when the rater has only overall rows.
-    if (r.dimension !== OVERALL) info.ratings = (info.ratings ?? 0) + r.n;
+    if (r.dimension !== OVERALL) info.instances = (info.instances ?? 0) + r.n;
   }
   const rank = (kind: string) => (kind === "llm" ? 0 : kind === HUMAN_MEAN_KIND ? 1 : 2);
   const raters = Array.from(byRater.values()).sort((a, b) =>
     rank(a.rater_kind) - rank(b.rater_kind) ||
-    // ratings DESC, NULLs last
-    (a.ratings === null || b.ratings === null ? Number(a.ratings === null) - Number(b.ratings === null) : b.ratings - a.ratings) ||
+    // instances DESC, NULLs last
+    (a.instances === null || b.instances === null ? Number(a.instances === null) - Number(b.instances === null) : b.instances - a.instances) ||
     compareText(a.rater, b.rater));
   const models = distinctSorted(rows, "model");
-  return {rows, raters: raters.map((r) => ({...r, ratings: r.ratings ?? 0})), models};
+  return {rows, raters: raters.map((r) => ({...r, instances: r.instances ?? 0})), models};
 }
 
 /** SOTOPIA-hard's tables (data/sotopia-by-task.bin, fetched after the first chart): per-task statistics and task names. */
@@ -79,7 +79,7 @@ export const HUMAN_MEAN_KIND = "human_mean";
  * averaged, so this is not the overview's number of scores.
  */
 export function raterLabel(r: RaterInfo): string {
-  const instances = `${r.ratings.toLocaleString("en-US")} instance${r.ratings === 1 ? "" : "s"}`;
+  const instances = `${r.instances.toLocaleString("en-US")} instance${r.instances === 1 ? "" : "s"}`;
   return r.rater_kind === HUMAN_MEAN_KIND
     ? `mean of human annotators (${r.rater}, ${instances})`
     : `${r.rater} (${r.rater_kind}, ${instances})`;

@@ -516,7 +516,7 @@ export function informativebenchCompareRows(scored: readonly IbScoredRow[], sour
 export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): DefaultSides {
   const episodes = new Map<string, Set<string>>();
   const raterRows = new Map<string, number>();
-  // The models having each (metric, item, rater): what MODEL_PAIRS_SQL joins.
+  // The models having each (metric, item, rater): what modelPairsSql (loaders/cli/compare-pairs.ts) joins.
   const modelsOfItem = new Map<string, Set<string>>();
   for (const r of rows) {
     if (r.model !== null) {

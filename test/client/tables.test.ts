@@ -267,15 +267,15 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     const data = sotopiaData(decodePack(new Uint8Array(packs.get("sotopia-first-view")!)) as never);
     const byTask = sotopiaTaskData(decodePack(new Uint8Array(packs.get("sotopia-by-task")!)) as never);
     const rows = await query<{rater: string}>("SELECT * FROM sotopia_stats");
-    const raters = await query<{rater: string; rater_kind: string; ratings: number | null}>(`
+    const raters = await query<{rater: string; rater_kind: string; instances: number | null}>(`
       SELECT * FROM (
-        SELECT rater, any_value(rater_kind) AS rater_kind, sum(n) FILTER (WHERE dimension <> 'overall') AS ratings
+        SELECT rater, any_value(rater_kind) AS rater_kind, sum(n) FILTER (WHERE dimension <> 'overall') AS instances
         FROM sotopia_stats GROUP BY rater
-      ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, ratings DESC, rater`);
+      ) ORDER BY rater_kind = 'llm' DESC, rater_kind = 'human_mean' DESC, instances DESC, rater`);
     const models = (await query<{model: string}>("SELECT DISTINCT model FROM sotopia_stats ORDER BY model")).map((r) => r.model);
     const tasks = await query<{task_id: string}>("SELECT task_id, codename, characters FROM sotopia_tasks");
     expect(toTwelveDigits(byTask.rows as never)).toEqual(toTwelveDigits(rows));
-    expect(data.raters).toEqual(raters.map((r) => ({...r, ratings: Number(r.ratings ?? 0)})));
+    expect(data.raters).toEqual(raters.map((r) => ({...r, instances: Number(r.instances ?? 0)})));
     expect(data.models).toEqual(models);
     expect([...byTask.tasks.values()].map((t) => ({task_id: t.task_id, codename: t.codename, characters: t.characters}))).toEqual(tasks);
     // The first view: the default rater's means per model and dimension.
