@@ -320,7 +320,8 @@ export class AgreementEngine {
     return keep(this.views, viewKey(options), room, () => this.compute(options));
   }
 
-  private compute({a, b, bins, basis}: ViewOptions): AgreementView {    const p = this.pairing(a, b);
+  private compute({a, b, bins, basis}: ViewOptions): AgreementView {
+    const p = this.pairing(a, b);
     let table = p.table(bins, basis);
     if (this.annotator.includes(1)) {
       // kappaAmongAllAnnotators: kappa among every annotator, on every instance two or more of them scored, whatever A is.
