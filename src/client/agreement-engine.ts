@@ -9,7 +9,7 @@
 // checks them with Object.is against pairInstances + agreementTable +
 // kappaAmongAllAnnotators).
 
-import {HUMANS, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
+import {HUMANS, withAnnotatorsKappa, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
 import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
@@ -329,10 +329,9 @@ export class AgreementEngine {
       const among = this.among();
       const kappa = among.kappa(bins);
       const L = this.dimensionKeys.length;
-      table = table.map((row) => {
-        const d = row.dimension === ALL ? L : this.dimensionKeys.indexOf(row.dimension);
-        const cell = d * 3 + PLAYED.indexOf(row.played_by as (typeof PLAYED)[number]);
-        return among.has(cell) || row.played_by === ALL ? {...row, kappaHumans: kappa[cell]!} : row;
+      table = withAnnotatorsKappa(table, this.dimensionKeys, {bins, basis}, (dimension, played_by) => {
+        const cell = (dimension === ALL ? L : this.dimensionKeys.indexOf(dimension)) * 3 + PLAYED.indexOf(played_by as (typeof PLAYED)[number]);
+        return among.has(cell) || played_by === ALL ? kappa[cell]! : undefined;
       });
     }
     return {table, instances: p.n, episodes: p.episodes, differences: p.differences(basis)};

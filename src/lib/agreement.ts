@@ -323,9 +323,37 @@ export function coverageText(coverage: readonly RaterCoverage[]): {lines: string
  */
 export function kappaAmongAllAnnotators(table: readonly AgreementRow[], rows: readonly RaterScore[], dimensions: readonly string[], options: AgreementOptions = {}): AgreementRow[] {
   if (!rows.some((r) => r.rater_kind === "human")) return table.slice();
-  const key = (r: AgreementRow) => `${r.dimension}\u0000${r.played_by}`;
-  const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [key(r), r.kappaHumans]));
-  return table.map((r) => ({...r, kappaHumans: among.get(key(r)) ?? r.kappaHumans}));
+  const among = new Map(agreementTable(pairInstances(rows, HUMANS, HUMANS), dimensions, options).map((r) => [`${r.dimension}\u0000${r.played_by}`, r.kappaHumans]));
+  return withAnnotatorsKappa(table, dimensions, options, (dimension, played_by) => among.get(`${dimension}\u0000${played_by}`));
+}
+
+/**
+ * The table with the annotators' kappa (`kappaOf`; undefined: keep the
+ * row's own) on its rows, and a row of no paired instances for each split
+ * the annotators scored and A did not (an LLM that judged no human-played
+ * episode still shows the annotators' kappa on human-played ones), in the
+ * table's order. Shared with the page's engine, so both make the same rows.
+ */
+export function withAnnotatorsKappa(
+  table: readonly AgreementRow[], dimensions: readonly string[], options: AgreementOptions,
+  kappaOf: (dimension: string, played_by: string) => Kappa | undefined,
+): AgreementRow[] {
+  const have = new Map(table.map((r) => [`${r.dimension}\u0000${r.played_by}`, r]));
+  let empty: Map<string, AgreementRow> | null = null;
+  const out: AgreementRow[] = [];
+  for (const dimension of [...dimensions, ALL]) {
+    for (const played_by of [ALL, "model", "human"]) {
+      const kappa = kappaOf(dimension, played_by);
+      let row = have.get(`${dimension}\u0000${played_by}`);
+      if (!row && kappa) {
+        // agreementTable's row over no instances: what a split with no pairs shows in every other column.
+        empty ??= new Map(agreementTable([], dimensions, options).map((r) => [r.dimension, r]));
+        row = {...empty.get(dimension)!, played_by};
+      }
+      if (row) out.push(kappa ? {...row, kappaHumans: kappa} : row);
+    }
+  }
+  return out;
 }
 
 /**

@@ -55,6 +55,18 @@ describe("AgreementEngine: kappa among the annotators", () => {
     expect(compared).toBe(30);
   });
 
+  it("equals the library where A has no pairs in a split the annotators scored (human-played agents judge-x never judged)", () => {
+    const mixed = rows.map((r) => (r.episode_id === "ep-3" ? {...r, played_by: "human"} : r));
+    const engine = new AgreementEngine(columnsFromScores(mixed), KEYS);
+    for (const a of choices) {
+      const where = `A = ${JSON.stringify(a)}`;
+      const library = kappaAmongAllAnnotators(agreementTable(pairInstances(mixed, a, HUMANS), KEYS, {bins: 5}), mixed, KEYS, {bins: 5});
+      expect(differences(engine.view({a, b: HUMANS, bins: 5, basis: "dimension"}).table, library, where).slice(0, 5)).toEqual([]);
+    }
+    const judged = engine.view({a: {rater: "judge-x"}, b: HUMANS, bins: 5, basis: "dimension"}).table;
+    expect(judged.filter((r) => r.dimension === "goal").map((r) => [r.played_by, r.n, r.kappaHumans.items])).toEqual([["all", 2, 5], ["model", 2, 4], ["human", 0, 1]]);
+  });
+
   it("keeps the kappa with A over A's own instances: 2 items for judge-x, 1 for llm-2", () => {
     const engine = new AgreementEngine(columnsFromScores(rows), KEYS);
     for (const rater of ["judge-x", "llm-2"]) {

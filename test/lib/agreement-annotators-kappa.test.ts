@@ -43,6 +43,21 @@ describe("kappaAmongAllAnnotators", () => {
     for (const rater of ["llm-2", "h1", "h3"]) expectKappa(cell(tableFor({rater}), "goal").kappaWithJudge, WITH_A[rater]!, rater);
   });
 
+  it("shows the annotators' kappa on a split A has no pairs in: judge-x judged no human-played agent", () => {
+    // ep-3's agents played by people: the annotators scored them, judge-x (ep-1 only) did not.
+    const mixed = rows.map((r) => (r.episode_id === "ep-3" ? {...r, played_by: "human"} : r));
+    const table = kappaAmongAllAnnotators(agreementTable(pairInstances(mixed, {rater: "judge-x"}, HUMANS), KEYS), mixed, KEYS);
+    const human = table.filter((r) => r.dimension === "goal" && r.played_by === "human");
+    expect(human.map((r) => r.n)).toEqual([0]);
+    // ep-3 agent 1 is the one human-played item two or more annotators scored: 3, 8, 9 in bins 1, 4, 4, P = 1/3, κ = (1/3 − 1/5) / (4/5) = 1/6.
+    expectKappa(human[0]!.kappaHumans, {items: 1, pairwiseAgreement: 1 / 3, kappa: 1 / 6}, "goal, human-played");
+    expect(human[0]!.kappaWithJudge.items).toBe(0);
+    expect(human[0]!.bias).toBeNaN();
+    // In the table's order: the goal rows all, model, human; the pooled rows likewise, each with the annotators' kappa.
+    expect(table.filter((r) => r.dimension === "goal" || r.dimension === "all").map((r) => `${r.dimension} ${r.played_by} ${r.n} ${r.kappaHumans.items}`))
+      .toEqual(["goal all 2 5", "goal model 2 4", "goal human 0 1", "all all 2 5", "all model 2 4", "all human 0 1"]);
+  });
+
   it("leaves a store without annotators as agreementTable gives it", () => {
     const llms = rows.filter((r) => r.rater_kind === "llm");
     const table = agreementTable(pairInstances(llms, {rater: "judge-x"}, {rater: "llm-2"}), KEYS);
