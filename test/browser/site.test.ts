@@ -886,6 +886,8 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
       await page.getByLabel("all (over every update after the initial plan)").check();
       await page.getByLabel("solved (a fake-solved rationale counts as solved)").check();
       await expect.poll(() => page.getByTestId("ib-infonav-options").textContent()).toContain("fake solved solved");
+      // A choice the first view did not look up waits for the records ("Loading the records…"): its table can come after its options line.
+      await expect.poll(async () => (await testValues(page, "ib-nav-"))["ib-nav-all-solved-ratio"], {timeout: 30_000}).not.toBeUndefined();
       const shownAll = await testValues(page, "ib-nav-");
       for (const row of navAll.rows) {
         expectSame(shownAll[`ib-nav-${row.sample}-solved-per-update`], row.solved_per_update, `infonav --per-update all ${row.sample}`);
