@@ -7,30 +7,14 @@ import {columnsFromScores} from "../../src/client/agreement-columns.js";
 import {AgreementEngine, STEP} from "../../src/client/agreement-engine.js";
 import {leadingInstances, warmOptions} from "../../src/client/agreement-warm.js";
 import {JOBS, serve, useColumns, type WorkerReply, type WorkerRequest} from "../../src/client/agreement-worker.js";
-import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterScore} from "../../src/lib/agreement.js";
+import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {sixtyEpisodeScores} from "../helpers/agreement-scores.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 const START = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
 
-/** 60 episodes, two agents, every dimension: annotator-1 … 3 by a fixed pattern, gpt-4 and llama on every instance (as agreement-prefetch.test.ts). */
-function scores(): RaterScore[] {
-  const out: RaterScore[] = [];
-  for (let e = 0; e < 60; e++) {
-    for (const agent of [1, 2]) {
-      const played_by = e % 5 === 0 ? "human" : "model";
-      for (const [j, d] of SOTOPIA_DIMENSIONS.entries()) {
-        const row = (rater: string, rater_kind: string, value: number): RaterScore =>
-          ({episode_id: `ep-${String(e).padStart(3, "0")}`, agent, dimension: d.key, rater, rater_kind, value, lo: d.lo, hi: d.hi, played_by});
-        const at = (k: number) => d.lo + ((e * 7 + agent * 3 + j * 5 + k * 11) % (d.hi - d.lo + 1));
-        for (const [k, h] of ["annotator-1", "annotator-2", "annotator-3"].entries()) if ((e + k + j) % 4 !== 0) out.push(row(h, "human", at(k)));
-        out.push(row("gpt-4", "llm", at(5)));
-        out.push(row("llama", "llm", at(6)));
-      }
-    }
-  }
-  return out;
-}
+const scores = sixtyEpisodeScores;
 
 describe("leadingInstances", () => {
   it("takes the first instances and their rows as views of the same memory", () => {
