@@ -36,6 +36,8 @@ async function preview(storePath: string, workDir: string): Promise<{origin: str
     cwd: project,
     env: {...process.env, SOCIOMETER_DB: storePath, OBSERVABLE_TELEMETRY_DISABLE: "true", NO_COLOR: "1"},
     stdio: ["ignore", "pipe", "pipe"],
+    // Its own process group: npx starts the server as a child of its own, which a signal to npx alone leaves running.
+    detached: true,
   });
   let output = "";
   await new Promise<void>((ok, fail) => {
@@ -88,7 +90,7 @@ describeUnless(browserTestsOff(), "episode viewer (samples, observable preview)"
 
   afterAll(async () => {
     await browser?.close();
-    site?.child.kill("SIGTERM");
+    if (site?.child.pid) process.kill(-site.child.pid, "SIGTERM");
     if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
