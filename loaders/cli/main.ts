@@ -48,8 +48,9 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer status [--sources]       What the store holds (sources by folder and format; --sources: every file)
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
-      [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM]
-      [--positive fail|pass] [--band sd|ci95] [--variance sample|population]
+      [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM] [--best-among models|all]
+      [--positive fail|pass] [--label-runs majority|unanimous] [--band sd|ci95] [--variance sample|population]
+          (belext --positive: default fail, as METRICS.md; LIFELONG-SOTOPIA Table 1 counts pass as positive, so use pass to compare with it)
       [--alpha A --beta B --gamma G] [--formula eq1|table1] [--win-policy mean|strict|first] [--cot with|without|both] [--by-cluster]
       [--threshold S] [--cap N]
       [--metric nominal|ordinal|interval|ratio] [--icc 1,1|2,1|3,1|1,k|2,k|3,k] [--kappa-weights unweighted|linear|quadratic]
@@ -165,7 +166,9 @@ export async function main(argv: string[]): Promise<number> {
       "hard-n": {type: "string"},
       "hard-rule": {type: "string"},
       "hard-dimension": {type: "string"},
+      "best-among": {type: "string"},
       positive: {type: "string"},
+      "label-runs": {type: "string"},
       alpha: {type: "string"},
       beta: {type: "string"},
       gamma: {type: "string"},
@@ -261,6 +264,8 @@ export async function main(argv: string[]): Promise<number> {
         return value as T | undefined;
       };
       const positive = choose("positive", values.positive, ["fail", "pass"] as const);
+      const labelRuns = choose("label-runs", values["label-runs"], ["majority", "unanimous"] as const);
+      const bestAmong = choose("best-among", values["best-among"], ["models", "all"] as const);
       const band = choose("band", values.band, ["sd", "ci95"] as const);
       const variance = choose("variance", values.variance, ["sample", "population"] as const);
       const num = (flag: string, value: string | undefined, ok: (n: number) => boolean, what: string): number | undefined => {
@@ -282,7 +287,7 @@ export async function main(argv: string[]): Promise<number> {
       const table = await withStore(dbPath, true, (s) =>
         report.run(s, {
           rater: values.rater?.[0], raters: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
-          hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], positive, band, variance,
+          hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], bestAmong, positive, labelRuns, band, variance,
           weights, formula, winPolicy, cot: cotFlag === "with" ? true : cotFlag === "without" ? false : undefined, byCluster: values["by-cluster"], threshold, cap,
           by, level, convRatio,
           reliability: {metric: values.metric, icc: values.icc, kappaWeights: values["kappa-weights"], resamples: values.resamples, seed: values.seed,

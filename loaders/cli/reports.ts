@@ -6,10 +6,10 @@ import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.
 import {SOTOPIA_STATS_SQL, SOTOPIA_TASKS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
-import {bestModels} from "../../src/lib/sotopia-significance.js";
+import {BEST_AMONG_NOTE, bestModels, type BestAmong} from "../../src/lib/sotopia-significance.js";
 import {defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
 import {agreementTable, ANNOTATORS_KAPPA_NOTE, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
-import {confusion, curves, validation, type BandKind, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
+import {checkpointValidation, curves, LABEL_RUNS_NOTE, POSITIVE_CLASS_NOTE, type BandKind, type CheckpointPair, type LabelRuns, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
@@ -32,8 +32,12 @@ export interface ReportOptions {
   hardN?: number;
   hardRule?: HardBoundRule;
   hardDimension?: string;
+  /** sotopia: who may be ranked best (default: models only). */
+  bestAmong?: BestAmong;
   /** belext: which class counts as positive (default: failing the checkpoint). */
   positive?: PositiveClass;
+  /** belext: how a rater's several runs on a checkpoint make one label (default: majority, ties split). */
+  labelRuns?: LabelRuns;
   /** lifelong: band around the curves, and which sd. */
   band?: BandKind;
   variance?: VarianceKind;
@@ -93,7 +97,8 @@ const sotopia: Report = {
     const hard = options.hardTarget ? hardSelection(stats, rater, {...options, hardTarget: options.hardTarget}) : null;
     const tasks = hard ? new Set(hard.selection.tasks.map((t) => t.task_id)) : undefined;
     const aggregates = modelAggregates(stats, {rater, models: options.models, tasks});
-    const best = new Map(bestModels(aggregates).map((b) => [b.dimension, b]));
+    const among = options.bestAmong ?? "models";
+    const best = new Map(bestModels(aggregates, {among}).map((b) => [b.dimension, b]));
     const abbrev = new Map(SOTOPIA_DIMENSIONS.map((d) => [d.key, d.abbrev]));
     return {
       title: "SOTOPIA-EVAL model aggregates (mean over all episodes a model played, any partner, either seat)",
@@ -101,6 +106,7 @@ const sotopia: Report = {
         `rater: ${rater}${rater === "humans" ? " (per instance, the mean over its human annotators)" : ""}${options.rater ? "" : " (the LLM rater with the most scores; choose with --rater, or --rater humans)"}`,
         "overall: mean of the seven dimensions per instance, over instances scored on all seven",
         "sd: sample standard deviation (n − 1); best: the highest mean, marked * when Student's t-test against the second best gives p < 0.05",
+        `best among (--best-among ${among}): ${BEST_AMONG_NOTE[among]}`,
         ...(hard ? [hard.note, ...hard.notes] : []),
       ],
       columns: ["model", "dimension", "abbrev", "n", "mean", "sd", "best", "p_vs_second"],
@@ -174,7 +180,7 @@ const agreement: Report = {
         `A = ${judges.join(", ")}; B = ${raterLabel(choice(against))}; an instance is one (episode, agent) on one dimension, a rater's repeated responses averaged`,
         `r: Pearson, p two-sided from Student's t with n − 2 df (${P_UNDERFLOW} where it underflows), 95% CI by Fisher z; rho: Spearman (average ranks); n/a where a side has no variance`,
         `dimension all: r, p, CI and rho left blank (null in JSON), ${POOLED_CORRELATION_REASON}; kappa there is pooled after binning each dimension on its own range, as the paper pools it`,
-        `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the dimension" : "of the instance's own annotators"})`,
+        `bias: mean of A − B; within_1sd: share with |A − B| ≤ one sample sd (${basis === "dimension" ? "of B's scores over the row's instances of the dimension: in a model or human row over that split only; in a dimension-all row each dimension's own sd" : "of the instance's own annotators"})`,
         "inside / above / below: A's score against the perceived range [min, max] of the human scores (instances with ≥ 2 annotators)",
         `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; items: the instances each kappa is over`,
         ANNOTATORS_KAPPA_NOTE,
@@ -224,13 +230,14 @@ const lifelong: Report = {
       title: "LIFELONG-SOTOPIA: scores over the episode chain",
       notes: [
         `rater: ${rater}; band: ${band === "sd" ? `± one ${variance} sd` : "95% confidence interval of the mean (Student's t, n − 1 df)"}`,
-        "penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight labels; n/a without a full checklist",
+        "penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight labels of each run; n/a without a full checklist",
         `checklist: ${sets.length ? sets.join(", ") : "none"}${sets.includes("sonzai-python") ? " (the sonzai-python reimplementation's own eight checkpoints, not the paper's)" : ""}`,
         "harder: the index is one of the hand-crafted, memory-requiring scenarios",
+        "n: instances (episode, agent), each counted once: a rater's several judging runs of one instance are averaged first (BEL, GOAL, and each run's penalised BEL), as SOTOPIA does; runs: the runs so combined",
       ],
-      columns: ["model", "memory", "index", "harder", "n", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "penalised_bel", "penalised_n"],
+      columns: ["model", "memory", "index", "harder", "n", "runs", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "penalised_bel", "penalised_n"],
       rows: curves(instances, {rater, band, variance, tQuantile}).map((c) => ({
-        model: c.model, memory: c.memory_mode, index: c.chain_index, harder: c.harder ? "yes" : "", n: c.bel.n,
+        model: c.model, memory: c.memory_mode, index: c.chain_index, harder: c.harder ? "yes" : "", n: c.bel.n, runs: c.runs,
         bel: c.bel.mean, bel_low: c.bel.low, bel_high: c.bel.high, goal: c.goal.mean, goal_low: c.goal.low, goal_high: c.goal.high,
         penalised_bel: c.penalised.mean, penalised_n: c.penalised.n,
       })),
@@ -242,30 +249,24 @@ const belext: Report = {
   name: "belext",
   description: "BELEXT checkpoint validation: an LLM rater's labels against a human's, per checkpoint (LIFELONG-SOTOPIA Table 1)",
   async run(store, options) {
-    const pairs = await rows<{dimension: string; llm_rater: string; human_rater: string; llm: number; human: number}>(store.conn, CHECKPOINT_PAIRS_SQL);
+    const pairs = await rows<CheckpointPair>(store.conn, CHECKPOINT_PAIRS_SQL);
     if (!pairs.length) throw new Error("no checkpoint is labelled by both an LLM rater and a human on the same episode and agent");
     const llmRaters = [...new Set(pairs.map((p) => p.llm_rater))];
     const rater = options.rater ?? llmRaters[0]!;
     if (!llmRaters.includes(rater)) throw new Error(`no checkpoint labels by LLM rater ${JSON.stringify(rater)} beside a human's; LLM raters: ${llmRaters.join(", ")}`);
     const positive = options.positive ?? "fail";
-    const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
-    for (const p of pairs) {
-      if (p.llm_rater !== rater) continue;
-      const list = byCheckpoint.get(p.dimension);
-      if (list) list.push({llm: p.llm, human: p.human});
-      else byCheckpoint.set(p.dimension, [{llm: p.llm, human: p.human}]);
-    }
+    const labelRuns = options.labelRuns ?? "majority";
     return {
       title: `BELEXT checkpoints: ${rater} against human labels`,
       notes: [
-        `positive class: ${positive === "fail" ? "fails the checkpoint (label 0)" : "passes the checkpoint (label 1)"}; choose with --positive fail|pass`,
+        `positive class (--positive ${positive}): ${POSITIVE_CLASS_NOTE[positive]}`,
+        `runs (--label-runs ${labelRuns}): ${LABEL_RUNS_NOTE[labelRuns]}; split: pairs with a split on either side, in none of TP, FP, TN, FN`,
         "precision = TP/(TP+FP), recall = TP/(TP+FN), F1 = 2PR/(P+R); n/a where undefined",
       ],
-      columns: ["checklist", "checkpoint", "n", "tp", "fp", "tn", "fn", "precision", "recall", "f1"],
-      rows: [...byCheckpoint.entries()].map(([dimension, list]) => {
+      columns: ["checklist", "checkpoint", "n", "tp", "fp", "tn", "fn", "split", "precision", "recall", "f1"],
+      rows: checkpointValidation(pairs, {rater, positive, labelRuns}).map(({dimension, ...v}) => {
         const [, set, key] = dimension.split(":");
-        const v = validation(confusion(list, positive));
-        return {checklist: set, checkpoint: key, n: list.length, ...v};
+        return {checklist: set, checkpoint: key, ...v};
       }),
     };
   },
@@ -293,11 +294,13 @@ const hsii: Report = {
           : "score: r1·(1 + r2·(r3 + r4)), the form that reproduces HSII Table 1 (weights do not apply)",
         `runs: ${options.cot === undefined ? "with and without COT" : options.cot ? "with COT only" : "without COT only"}; r2 = n2/n1, abs_target = n2/n`,
         "disagree_3/4: share of judged comparisons whose two orders disagree; r3_fwd / r3_swp: stage-3 win rate in each order alone",
+        `r3 = n3 / (n2 − unjudged_3), r4 = n4 / (n2 − unjudged_4): over the n2 cases with the verdicts the ${policy} policy needs (${policy === "first" ? "the forward order" : "both orders"}); ` +
+          "unjudged_3/4: n2 cases without them, left out rather than counted as losses; r3 / r4 n/a with none judged, and then the score is n/a",
       ],
-      columns: ["model", ...(options.byCluster ? ["cluster"] : []), "n", "n1", "n2", "n3", "n4", "r1", "r2", "abs_target", "r3", "r4", "hsii",
+      columns: ["model", ...(options.byCluster ? ["cluster"] : []), "n", "n1", "n2", "n3", "n4", "unjudged_3", "unjudged_4", "r1", "r2", "abs_target", "r3", "r4", "hsii",
         "disagree_3", "disagree_4", "r3_fwd", "r3_swp", "parser_disagrees"],
       rows: table.map((t) => ({
-        model: t.model, cluster: t.cluster ?? "", n: t.n, n1: t.n1, n2: t.n2, n3: t.n3, n4: t.n4, r1: t.r1, r2: t.r2, abs_target: t.absoluteTarget,
+        model: t.model, cluster: t.cluster ?? "", n: t.n, n1: t.n1, n2: t.n2, n3: t.n3, n4: t.n4, unjudged_3: t.unjudged3, unjudged_4: t.unjudged4, r1: t.r1, r2: t.r2, abs_target: t.absoluteTarget,
         r3: t.r3, r4: t.r4, hsii: t.score, disagree_3: t.disagree3, disagree_4: t.disagree4, r3_fwd: t.r3Forward, r3_swp: t.r3Swapped,
         parser_disagrees: t.parserDisagreements,
       })),

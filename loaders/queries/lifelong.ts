@@ -2,37 +2,62 @@
 // curves are computed from these rows by src/lib/lifelong.ts.
 
 /**
- * One row per (episode, agent, rater, run): the chain position, memory mode,
- * BEL and GOAL, how many checkpoint labels the rater gave and how many failed,
- * and the penalised BEL the log itself reported, if any.
+ * One row per (episode, agent, rater): the chain position, memory mode, and
+ * the rater's runs combined as SOTOPIA combines them, each instance counting
+ * once (METRICS.md § LIFELONG-SOTOPIA curves): BEL and GOAL are the means over
+ * the rater's runs, `runs` says how many; penalised BEL is Eq. 1 per run with
+ * a full eight-label checklist, then the mean of those (null with none);
+ * `checkpoints` is the most labels one run gave and `failed` the mean failures
+ * per run. The penalised BEL the log itself reported, if any, rides along.
  */
 export const LIFELONG_INSTANCES_SQL = `
-SELECT e.episode_id, r.agent, p.model, coalesce(e.settings->>'memory_mode', 'unknown') AS memory_mode,
-       e.chain_id, e.chain_index, coalesce((e.settings->>'harder')::BOOLEAN, false) AS harder,
-       coalesce(e.settings->>'checkpoint_set', 'paper') AS checkpoint_set,
-       r.rater, r.rater_kind, r.run_id,
-       max(r.value) FILTER (WHERE r.dimension = 'believability') AS bel,
-       max(r.value) FILTER (WHERE r.dimension = 'goal') AS goal,
-       count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%')::INTEGER AS checkpoints,
-       count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%' AND r.value = 0)::INTEGER AS failed,
-       max(r.value) FILTER (WHERE r.dimension = 'logged_bel_extended') AS logged_bel_extended
-FROM ratings r
-JOIN episodes e USING (episode_id)
-JOIN participants p ON p.episode_id = r.episode_id AND p.agent = r.agent
-WHERE e.benchmark = 'lifelong-sotopia'
+WITH per_run AS (
+  SELECT e.episode_id, r.agent, p.model, coalesce(e.settings->>'memory_mode', 'unknown') AS memory_mode,
+         e.chain_id, e.chain_index, coalesce((e.settings->>'harder')::BOOLEAN, false) AS harder,
+         coalesce(e.settings->>'checkpoint_set', 'paper') AS checkpoint_set,
+         r.rater, r.rater_kind, r.run_id,
+         max(r.value) FILTER (WHERE r.dimension = 'believability') AS bel,
+         max(r.value) FILTER (WHERE r.dimension = 'goal') AS goal,
+         count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%')::INTEGER AS checkpoints,
+         count(*) FILTER (WHERE r.dimension LIKE 'checkpoint:%' AND r.value = 0)::INTEGER AS failed,
+         max(r.value) FILTER (WHERE r.dimension = 'logged_bel_extended') AS logged_bel_extended
+  FROM ratings r
+  JOIN episodes e USING (episode_id)
+  JOIN participants p ON p.episode_id = r.episode_id AND p.agent = r.agent
+  WHERE e.benchmark = 'lifelong-sotopia'
+  GROUP BY ALL
+)
+SELECT episode_id, agent, model, memory_mode, chain_id, chain_index, harder, checkpoint_set, rater, rater_kind,
+       count(*)::INTEGER AS runs,
+       avg(bel) AS bel, avg(goal) AS goal,
+       max(checkpoints)::INTEGER AS checkpoints, avg(failed)::DOUBLE AS failed,
+       avg(CASE WHEN bel IS NOT NULL AND checkpoints = 8 THEN greatest(bel - 5 * failed, 0) END) AS penalised_bel,
+       max(logged_bel_extended) AS logged_bel_extended
+FROM per_run
 GROUP BY ALL
-ORDER BY p.model, memory_mode, e.chain_id, e.chain_index, r.agent, r.rater
+ORDER BY model, memory_mode, chain_id, chain_index, agent, rater
 `;
 
-/** Checkpoint labels of an LLM rater and a human on the same (episode, agent, checkpoint). */
+/**
+ * Checkpoint labels of an LLM rater and a human on the same (episode, agent,
+ * checkpoint), each side's runs kept apart as counts: how many runs labelled
+ * it and how many of them said "passes" (1). combineLabels (src/lib/lifelong.ts)
+ * turns them into one binary label or a split; never an average of labels.
+ */
 export const CHECKPOINT_PAIRS_SQL = `
+WITH labels AS (
+  SELECT episode_id, agent, dimension, rater, rater_kind,
+         count(*)::INTEGER AS runs, count(*) FILTER (WHERE value = 1)::INTEGER AS passes
+  FROM ratings
+  WHERE dimension LIKE 'checkpoint:%' AND rater_kind IN ('llm', 'human')
+  GROUP BY ALL
+)
 SELECT l.episode_id, l.agent, l.dimension, l.rater AS llm_rater, h.rater AS human_rater,
-       avg(l.value) AS llm, avg(h.value) AS human
-FROM ratings l
-JOIN ratings h ON h.episode_id = l.episode_id AND h.agent = l.agent AND h.dimension = l.dimension
-WHERE l.rater_kind = 'llm' AND h.rater_kind = 'human' AND l.dimension LIKE 'checkpoint:%'
-GROUP BY ALL
-ORDER BY l.dimension, l.episode_id, l.agent
+       l.runs AS llm_runs, l.passes AS llm_passes, h.runs AS human_runs, h.passes AS human_passes
+FROM labels l
+JOIN labels h ON h.episode_id = l.episode_id AND h.agent = l.agent AND h.dimension = l.dimension
+WHERE l.rater_kind = 'llm' AND h.rater_kind = 'human'
+ORDER BY l.dimension, l.episode_id, l.agent, l.rater, h.rater
 `;
 
 /** Checkpoint failure counts per (checklist item, model, memory mode, chain index), for every rater. */
@@ -50,16 +75,16 @@ ORDER BY 1, 2, 3, 4, 5
 /**
  * The first view's sufficient statistics, from LIFELONG_INSTANCES_SQL's result
  * `source`: per (rater, model, memory mode, chain index), whether any instance
- * there is a harder scenario, and the count, sum and sum of squares of BEL,
- * GOAL and penalised BEL (Eq. 1, only with a full eight-label checklist, as
- * instancePenalisedBel). Bounded by raters × models × memory modes × chain
+ * there is a harder scenario, the rater's runs combined there, and the count,
+ * sum and sum of squares of BEL, GOAL and penalised BEL (the instances' own,
+ * each a mean over the rater's runs). Bounded by raters × models × memory modes × chain
  * length, however many chains or episodes (issue 18).
  */
 export const lifelongGroupsSql = (source: string): string => `
 WITH scored AS (
-  SELECT *, CASE WHEN bel IS NOT NULL AND checkpoints = 8 THEN greatest(bel - 5 * failed, 0) END AS penalised FROM ${source}
+  SELECT *, penalised_bel AS penalised FROM ${source}
 )
-SELECT rater, model, memory_mode, chain_index, bool_or(harder) AS harder,
+SELECT rater, model, memory_mode, chain_index, bool_or(harder) AS harder, sum(runs)::INTEGER AS runs,
        count(bel)::INTEGER AS bel_n, coalesce(sum(bel), 0)::DOUBLE AS bel_sum, coalesce(sum(bel * bel), 0)::DOUBLE AS bel_sum_sq,
        count(goal)::INTEGER AS goal_n, coalesce(sum(goal), 0)::DOUBLE AS goal_sum, coalesce(sum(goal * goal), 0)::DOUBLE AS goal_sum_sq,
        count(penalised)::INTEGER AS penalised_n, coalesce(sum(penalised), 0)::DOUBLE AS penalised_sum,

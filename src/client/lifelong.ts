@@ -5,20 +5,12 @@
 // sentence, the index-range table and the logged-vs-own penalised BEL check.
 
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
-import {confusion, curvePoint, instancePenalisedBel, meanSd, validation, type BandKind, type CurveRow, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
+import {checkpointValidation, curvePoint, instancePenalisedBel, meanSd, type BandKind, type CheckpointPair, type Confusion, type CurveRow, type LabelRuns, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
 import {emptyMoments, moments, type Moments, type VarianceKind} from "../lib/stats.js";
 import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
-export interface CheckpointPair {
-  episode_id: string;
-  agent: number;
-  dimension: string;
-  llm_rater: string;
-  human_rater: string;
-  llm: number;
-  human: number;
-}
+export type {CheckpointPair};
 
 /** One row of data/checkpoint-failures.parquet. */
 export interface CheckpointFailures {
@@ -49,7 +41,8 @@ export const checkpointFailures = (tables: Tables<"checkpoint_failures">): Check
   orderBy(tables.checkpoint_failures as unknown as CheckpointFailures[], ["dimension", "rater", "model", "memory_mode", "chain_index"]);
 
 const POSITIVE_CLASSES: readonly PositiveClass[] = ["fail", "pass"];
-const validationKey = (validator: string, positive: PositiveClass) => JSON.stringify([validator, positive]);
+const LABEL_RUNS: readonly LabelRuns[] = ["majority", "unanimous"];
+const validationKey = (validator: string, positive: PositiveClass, labelRuns: LabelRuns) => JSON.stringify([validator, positive, labelRuns]);
 
 /**
  * What the sections after the curves read from the instance rows and
@@ -64,7 +57,7 @@ export interface LifelongRowViews {
   raters: Record<string, {sets: string[]; logged: {logged: number; differ: number; uncomputable: number}}>;
   /** LLM raters that label checkpoints beside a human, in row order. */
   validators: string[];
-  /** Table 1 rows by validator and positive class (validationKey). */
+  /** Table 1 rows by validator, positive class and runs rule (validationKey). */
   validation: Record<string, ValidationRow[]>;
   /** Per validator: the human raters its labels are paired with, in row order. */
   humans: Record<string, string[]>;
@@ -81,16 +74,18 @@ export function lifelongRowViews(data: LifelongData): LifelongRowViews {
   const validation: Record<string, ValidationRow[]> = {};
   const humans: Record<string, string[]> = {};
   for (const validator of validators) {
-    for (const positive of POSITIVE_CLASSES) validation[validationKey(validator, positive)] = validationRows(data.pairs, validator, positive);
+    for (const positive of POSITIVE_CLASSES) {
+      for (const labelRuns of LABEL_RUNS) validation[validationKey(validator, positive, labelRuns)] = validationRows(data.pairs, validator, positive, labelRuns);
+    }
     humans[validator] = Array.from(new Set(data.pairs.filter((p) => p.llm_rater === validator).map((p) => p.human_rater)));
   }
   return {raters, validators, validation, humans};
 }
 
-/** Table 1 rows for a validator and positive class; a pair the views lack is a stale build, said as such. */
-export function validationLookup(views: LifelongRowViews, validator: string, positive: PositiveClass): ValidationRow[] {
-  const rows = views.validation[validationKey(validator, positive)];
-  if (!rows) throw new Error(`data/lifelong-rows.bin: no Table 1 for ${validator}, positive class ${positive}; rebuild the site`);
+/** Table 1 rows for a validator, positive class and runs rule; a choice the views lack is a stale build, said as such. */
+export function validationLookup(views: LifelongRowViews, validator: string, positive: PositiveClass, labelRuns: LabelRuns = "majority"): ValidationRow[] {
+  const rows = views.validation[validationKey(validator, positive, labelRuns)];
+  if (!rows) throw new Error(`data/lifelong-rows.bin: no Table 1 for ${validator}, positive class ${positive}, runs ${labelRuns}; rebuild the site`);
   return rows;
 }
 
@@ -103,6 +98,8 @@ export interface LifelongGroup {
   memory_mode: string;
   chain_index: number;
   harder: boolean;
+  /** The rater's runs combined into the group's instances. */
+  runs: number;
   bel_n: number;
   bel_sum: number;
   bel_sum_sq: number;
@@ -147,7 +144,7 @@ export function curvesFromGroups(
   return groups
     .filter((g) => g.rater === rater)
     .map((g) => ({
-      model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder,
+      model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, runs: g.runs,
       bel: point({n: g.bel_n, sum: g.bel_sum, sumSq: g.bel_sum_sq}),
       goal: point({n: g.goal_n, sum: g.goal_sum, sumSq: g.goal_sum_sq}),
       penalised: point({n: g.penalised_n, sum: g.penalised_sum, sumSq: g.penalised_sum_sq}),
@@ -227,7 +224,8 @@ export function curveOptionsText(rater: string, band: BandKind, variance: Varian
   const b = band === "sd"
     ? `band ± one ${variance} sd`
     : "band: 95% confidence interval of the mean (Student's t, n − 1 df; uses the sample sd whatever the sd choice)";
-  return `Rater: ${rater}; ${b}. Penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight checkpoint labels; n/a without a full checklist.`;
+  return `Rater: ${rater}; ${b}. Penalised BEL = max(BEL − 5 × failed checkpoints, 0) (Eq. 1), computed here from the rater's BEL and eight checkpoint labels; n/a without a full checklist. ` +
+    "Each instance (episode, agent) counts once: a rater's several judging runs of it are averaged first (each run's penalised BEL too), as SOTOPIA does; the table gives the runs combined per point.";
 }
 
 /** A checklist by name, and how the page names one of its checkpoints. */
@@ -278,7 +276,7 @@ export function failureRates(failures: readonly CheckpointFailures[], {rater, mo
     });
 }
 
-export interface ValidationRow extends Validation {
+export interface ValidationRow extends Validation, Confusion {
   dimension: string;
   checklist: string;
   checkpoint: string;
@@ -290,17 +288,10 @@ export interface ValidationRow extends Validation {
 export const validationRaters = (pairs: readonly CheckpointPair[]): string[] => [...new Set(pairs.map((p) => p.llm_rater))];
 
 /** Table 1 per checkpoint for one LLM rater, in the CLI's order. */
-export function validationRows(pairs: readonly CheckpointPair[], rater: string, positive: PositiveClass): ValidationRow[] {
-  const byCheckpoint = new Map<string, {llm: number; human: number}[]>();
-  for (const p of pairs) {
-    if (p.llm_rater !== rater) continue;
-    const list = byCheckpoint.get(p.dimension);
-    if (list) list.push({llm: p.llm, human: p.human});
-    else byCheckpoint.set(p.dimension, [{llm: p.llm, human: p.human}]);
-  }
-  return [...byCheckpoint.entries()].map(([dimension, list]) => {
-    const info = checkpointInfo(dimension);
-    return {dimension, checklist: info.set, checkpoint: info.key, label: info.label, n: list.length, ...validation(confusion(list, positive))};
+export function validationRows(pairs: readonly CheckpointPair[], rater: string, positive: PositiveClass, labelRuns: LabelRuns = "majority"): ValidationRow[] {
+  return checkpointValidation(pairs, {rater, positive, labelRuns}).map((row) => {
+    const info = checkpointInfo(row.dimension);
+    return {...row, checklist: info.set, checkpoint: info.key, label: info.label};
   });
 }
 

@@ -30,7 +30,8 @@ export function hsiiTable(rows: readonly (HsiiModelRow & {cluster?: string | nul
   const head = table.createTHead().insertRow();
   head.append(el("th", "Model"));
   if (byCluster) head.append(el("th", "Cluster"));
-  for (const h of ["n", "n1", "n2", "n3", "n4", "r1 (format)", "r2 (target)", "absolute target rate", "r3 (first utterance)", "r4 (continuation)", "HSII"]) head.append(el("th", h, "num"));
+  for (const h of ["n", "n1", "n2", "n3", "n4", "n2 without a stage-3 verdict", "n2 without a stage-4 verdict", "r1 (format)", "r2 (target)", "absolute target rate",
+    "r3 (first utterance, over judged)", "r4 (continuation, over judged)", "HSII"]) head.append(el("th", h, "num"));
   const body = table.createTBody();
   const digits = Object.fromEntries((["n", "n1", "n2", "n3", "n4"] as const).map((k) => [k, countDigits(rows.map((r) => r[k]))]));
   for (const r of rows) {
@@ -40,6 +41,7 @@ export function hsiiTable(rows: readonly (HsiiModelRow & {cluster?: string | nul
     tr.append(el("th", r.model, "dim"));
     if (byCluster) tr.append(el("td", r.cluster ?? "(none)"));
     for (const k of ["n", "n1", "n2", "n3", "n4"] as const) tr.append(numCell(r[k].toFixed(digits[k]), r[k], tid(k)));
+    tr.append(numCell(String(r.unjudged3), r.unjudged3, tid("unjudged3")), numCell(String(r.unjudged4), r.unjudged4, tid("unjudged4")));
     tr.append(cell(r.r1, tid("r1")), cell(r.r2, tid("r2")), cell(r.absoluteTarget, tid("abs-target")), cell(r.r3, tid("r3")), cell(r.r4, tid("r4")), cell(r.score, tid("score")));
   }
   return table;
@@ -89,7 +91,7 @@ export function cotTable(rows: readonly (CotSummary & {model: string})[], {thres
 /** The two parts of the stage chart: counts that only shrink, then win scores that share one base. */
 export const STAGE_PARTS = {
   passing: "Stages 1–2: cases passing",
-  wins: "Stages 3–4: win score out of n2",
+  wins: "Stages 3–4: win score out of the n2 cases judged",
 } as const;
 
 /**
@@ -104,11 +106,16 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
     {part: STAGE_PARTS.passing, stage: "n: cases", value: r.n},
     {part: STAGE_PARTS.passing, stage: "n1: parsed", value: r.n1},
     {part: STAGE_PARTS.passing, stage: "n2: right target", value: r.n2},
-    {part: STAGE_PARTS.wins, stage: "n2: judged", value: r.n2},
+    {part: STAGE_PARTS.wins, stage: "n2: right target", value: r.n2},
+    {part: STAGE_PARTS.wins, stage: "judged at stage 3", value: r.judged3},
     {part: STAGE_PARTS.wins, stage: "n3: stage-3 wins", value: r.n3},
+    {part: STAGE_PARTS.wins, stage: "judged at stage 4", value: r.judged4},
     {part: STAGE_PARTS.wins, stage: "n4: stage-4 wins", value: r.n4},
   ].map((b) => ({model: r.model, ...b, share: r.n ? b.value / r.n : NaN})));
-  const stages = ["n: cases", "n1: parsed", "n2: right target", "n2: judged", "n3: stage-3 wins", "n4: stage-4 wins"];
+  // The first three are the funnel; the rest, each stage's judged cases and its win score, share n2 as their base.
+  const stages = ["n: cases", "n1: parsed", "n2: right target", "judged at stage 3", "n3: stage-3 wins", "judged at stage 4", "n4: stage-4 wins"];
+  const passing = stages.slice(0, 3);
+  const wins = stages.slice(2);
   // Room for the model names at the left and the two parts side by side.
   const partWidth = Math.max(160, Math.floor((width - 170 - 2 * 110 - 20) / 2));
   // One faceted chart per part, side by side, each with its own three stages as its y domain: one facet
@@ -121,17 +128,17 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
       width: partWidth,
       height: {step: 16},
       encoding: {
-        y: {field: "stage", type: "nominal", sort: stages, title: null, scale: {domain: stages.filter((_, i) => (i < 3) === (name === STAGE_PARTS.passing))}},
+        y: {field: "stage", type: "nominal", sort: stages, title: null, scale: {domain: name === STAGE_PARTS.passing ? passing : wins}},
         x: {field: "value", type: "quantitative", title: "Cases"},
       },
       layer: [
-        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null, scale: {domain: stages, range: ["#4c78a8", "#72b7b2", "#54a24b", "#bab0ac", "#f58518", "#e45756"]}}}},
+        {mark: {type: "bar", tooltip: true}, encoding: {color: {field: "stage", type: "nominal", sort: stages, legend: null, scale: {domain: stages, range: ["#4c78a8", "#72b7b2", "#54a24b", "#bab0ac", "#f58518", "#9d755d", "#e45756"]}}}},
         {mark: {type: "text", align: "left", dx: 3}, encoding: {text: {field: "value", type: "quantitative", format: ".4~f"}}},
       ],
     },
   });
   return {
-    title: `Stage counts per model: cases passing stages 1–2, and stage-3 and stage-4 win scores out of n2 (${policy} policy)`,
+    title: `Stage counts per model: cases passing stages 1–2; of the n2, those judged at stages 3 and 4 and their win scores (${policy} policy)`,
     data: {values},
     hconcat: [part(STAGE_PARTS.passing, true), part(STAGE_PARTS.wins, false)],
     // One case axis for both parts, as the facet had: n2 reads the same length on each side.

@@ -4,19 +4,20 @@
 // logs can never inject markup; every number keeps its exact value in
 // data-value and is addressable by data-testid.
 
-import type {CurveRow} from "../lib/lifelong.js";
+import {LABEL_RUNS_NOTE, POSITIVE_CLASS_NOTE, type CurveRow, type LabelRuns, type PositiveClass} from "../lib/lifelong.js";
 import type {RangeRow, ValidationRow} from "../client/lifelong.js";
 import {el, fixed, headCell, numCell} from "./dom.js";
 
 const numValue = (x: number) => (Number.isNaN(x) ? "NaN" : x);
 
-/** One row per (model, memory mode, chain index): n, then mean [low, high] of BEL, GOAL and penalised BEL. */
+/** One row per (model, memory mode, chain index): the runs combined, then n and mean [low, high] of BEL, GOAL and penalised BEL. */
 export function curveTable(rows: readonly CurveRow[], {bandLabel}: {bandLabel: string}): HTMLTableElement {
   const table = el("table", undefined, "numeric lifelong-curves");
   table.setAttribute("data-testid", "curve-table");
   const head = table.createTHead();
   const top = head.insertRow();
   top.append(headCell("Model", {rowSpan: 2}), headCell("Memory", {rowSpan: 2}), headCell("Index", {rowSpan: 2, className: "num"}), headCell("Harder", {rowSpan: 2}));
+  top.append(headCell("Runs combined", {rowSpan: 2, className: "num"}));
   for (const name of ["BEL", "GOAL", "Penalised BEL"]) top.append(headCell(`${name} (band: ${bandLabel})`, {colSpan: 4, className: "num"}));
   const sub = head.insertRow();
   for (let i = 0; i < 3; i++) sub.append(el("th", "n", "num"), el("th", "mean", "num"), el("th", "low", "num"), el("th", "high", "num"));
@@ -24,7 +25,8 @@ export function curveTable(rows: readonly CurveRow[], {bandLabel}: {bandLabel: s
   for (const r of rows) {
     const tr = body.insertRow();
     const id = `curve-${r.model}-${r.memory_mode}-${r.chain_index}`;
-    tr.append(el("td", r.model), el("td", r.memory_mode), numCell(String(r.chain_index), r.chain_index), el("td", r.harder ? "yes" : ""));
+    tr.append(el("td", r.model), el("td", r.memory_mode), numCell(String(r.chain_index), r.chain_index), el("td", r.harder ? "yes" : ""),
+      numCell(String(r.runs), r.runs, `${id}-runs`));
     for (const [key, point] of [["bel", r.bel], ["goal", r.goal], ["penalised", r.penalised]] as const) {
       tr.append(
         numCell(String(point.n), point.n, `${id}-${key}-n`),
@@ -44,14 +46,14 @@ function cell(value: number, testId: string, digits = 2): HTMLTableCellElement {
 }
 
 /** LIFELONG-SOTOPIA Table 1: TP FP TN FN precision recall F1 per checkpoint. */
-export function validationTable(rows: readonly ValidationRow[], {positive}: {positive: "fail" | "pass"}): HTMLTableElement {
+export function validationTable(rows: readonly ValidationRow[], {positive, labelRuns}: {positive: PositiveClass; labelRuns: LabelRuns}): HTMLTableElement {
   const table = el("table", undefined, "numeric belext-validation");
   table.setAttribute("data-testid", "belext-table");
   const head = table.createTHead().insertRow();
   head.append(el("th", "Checklist"), el("th", "Checkpoint"), el("th", "n", "num"));
-  for (const h of ["TP", "FP", "TN", "FN", "Precision", "Recall", "F1"]) head.append(el("th", h, "num"));
+  for (const h of ["TP", "FP", "TN", "FN", "Split (left out)", "Precision", "Recall", "F1"]) head.append(el("th", h, "num"));
   const cap = table.createCaption();
-  cap.textContent = `Positive class: ${positive === "fail" ? "fails the checkpoint (label 0)" : "passes the checkpoint (label 1)"}.`;
+  cap.textContent = `Positive class: ${POSITIVE_CLASS_NOTE[positive]}. Runs: ${LABEL_RUNS_NOTE[labelRuns]}.`;
   // A key that two checklists share is told apart by its checklist.
   const keys = rows.map((r) => r.checkpoint);
   const body = table.createTBody();
@@ -59,7 +61,7 @@ export function validationTable(rows: readonly ValidationRow[], {positive}: {pos
     const id = `belext-${keys.filter((k) => k === r.checkpoint).length > 1 ? `${r.checklist}:` : ""}${r.checkpoint}`;
     const tr = body.insertRow();
     tr.append(el("td", r.checklist), el("th", r.label, "dim"), numCell(String(r.n), r.n, `${id}-n`));
-    for (const k of ["tp", "fp", "tn", "fn"] as const) tr.append(numCell(String(r[k]), r[k], `${id}-${k}`));
+    for (const k of ["tp", "fp", "tn", "fn", "split"] as const) tr.append(numCell(String(r[k]), r[k], `${id}-${k}`));
     for (const k of ["precision", "recall", "f1"] as const) tr.append(cell(r[k], `${id}-${k}`, 3));
   }
   return table;

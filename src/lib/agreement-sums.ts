@@ -5,7 +5,7 @@
 // cell in any order (count × term) and still give the library's numbers to
 // the last bit.
 
-import {correlationP, averageRanks, fisherInterval, type Correlation} from "./inference.js";
+import {correlationP, correlationR, averageRanks, fisherInterval, Spread, type Correlation} from "./inference.js";
 import {ExactSum, exactSum} from "./exact-sum.js";
 
 export {ExactSum, exactSum};
@@ -25,9 +25,14 @@ export function exactSd(values: readonly number[]): number {
   return Math.sqrt(ss.value() / (n - 1));
 }
 
-/** A correlation from n and the sums Σ dx·dy, Σ dx², Σ dy² about the means, as pearson() finishes it. */
-export function correlationFromSums(n: number, sxy: number, sxx: number, syy: number): Correlation {
-  const r = n < 2 || sxx === 0 || syy === 0 ? NaN : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+/**
+ * A correlation from n and the sums Σ dx·dy, Σ dx², Σ dy² about the means, as pearson() finishes it.
+ * `constant` says whether either side held one value only (Spread): the sums
+ * alone cannot tell a constant non-integer side from a tiny variance, so a
+ * caller that omits it gets n/a only when a sum of squares is exactly 0.
+ */
+export function correlationFromSums(n: number, sxy: number, sxx: number, syy: number, constant = false): Correlation {
+  const r = correlationR(n, sxy, sxx, syy, constant);
   return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n)};
 }
 
@@ -37,9 +42,11 @@ export function exactPearson(xs: ArrayLike<number>, ys: ArrayLike<number>): Corr
   const n = xs.length;
   const sumX = new ExactSum();
   const sumY = new ExactSum();
+  const spread = new Spread();
   for (let i = 0; i < n; i++) {
     sumX.add(xs[i]!);
     sumY.add(ys[i]!);
+    spread.add(xs[i]!, ys[i]!);
   }
   const mx = sumX.value() / n;
   const my = sumY.value() / n;
@@ -53,7 +60,7 @@ export function exactPearson(xs: ArrayLike<number>, ys: ArrayLike<number>): Corr
     sxx.add(dx * dx);
     syy.add(dy * dy);
   }
-  return correlationFromSums(n, sxy.value(), sxx.value(), syy.value());
+  return correlationFromSums(n, sxy.value(), sxx.value(), syy.value(), spread.constant());
 }
 
 /** Spearman's rho: exactPearson over the average ranks. */

@@ -246,7 +246,8 @@ export function agreementTable(instances: readonly PairedInstance[], dimensions:
       if (!subset.length && played_by !== ALL) continue;
       const judge = subset.map((i) => i.judge);
       const other = subset.map((i) => i.other);
-      // The spread is a dimension's own: pooled rows add up per-dimension counts.
+      // The spread is a dimension's own over this row's split (model / human / all):
+      // pooled rows add up per-dimension counts.
       let within = 0;
       let counted = 0;
       for (const d of dimension === ALL ? dimensions : [dimension]) {

@@ -20,17 +20,15 @@ export interface Comparison {
 
 /**
  * One comparison's win score in [0, 1] (METRICS.md § HSII, "Win with position swap"):
- * `mean` averages win 1 / tie 0.5 / loss 0 over the orders judged; `strict`
+ * `mean` averages win 1 / tie 0.5 / loss 0 over the two orders; `strict`
  * wins only when both orders say win; `first` reads the forward order alone.
- * Null when the policy's orders were not judged.
+ * Null when an order the policy needs was not judged: `mean` and `strict`
+ * need both, so a comparison judged in one order only is unjudged under
+ * them (never a one-order score passed off as a swapped pair).
  */
 export function winScore(c: Comparison, policy: WinPolicy = "mean"): number | null {
   if (policy === "first") return c.forward === null ? null : POINTS[c.forward];
-  if (c.forward === null || c.swapped === null) {
-    if (policy === "strict") return null;
-    const one = c.forward ?? c.swapped;
-    return one === null ? null : POINTS[one];
-  }
+  if (c.forward === null || c.swapped === null) return null;
   if (policy === "strict") return c.forward === "win" && c.swapped === "win" ? 1 : 0;
   return (POINTS[c.forward] + POINTS[c.swapped]) / 2;
 }
@@ -50,17 +48,20 @@ export interface StageCounts {
   n: number;
   n1: number;
   n2: number;
-  /** Sum of stage-3 win scores over the n2 cases (fractional under `mean`). */
+  /** Sum of stage-3 win scores over the judged n2 cases (fractional under `mean`). */
   n3: number;
   n4: number;
-  /** Cases among the n2 whose stage-3 / stage-4 comparison is missing for the policy. */
+  /** Cases among the n2 with the stage-3 / stage-4 verdicts the policy needs: r3's and r4's denominators. */
+  judged3: number;
+  judged4: number;
+  /** Cases among the n2 lacking them (n2 − judged): left out of r3 / r4, not counted as losses. */
   unjudged3: number;
   unjudged4: number;
 }
 
 /** n, n1, n2, n3, n4 of Definition 1: parsed, parsed with the right target, and the win scores among those. */
 export function stageCounts(cases: readonly HsiiCase[], policy: WinPolicy = "mean"): StageCounts {
-  const c: StageCounts = {n: cases.length, n1: 0, n2: 0, n3: 0, n4: 0, unjudged3: 0, unjudged4: 0};
+  const c: StageCounts = {n: cases.length, n1: 0, n2: 0, n3: 0, n4: 0, judged3: 0, judged4: 0, unjudged3: 0, unjudged4: 0};
   for (const k of cases) {
     if (!k.parsed) continue;
     c.n1++;
@@ -69,9 +70,15 @@ export function stageCounts(cases: readonly HsiiCase[], policy: WinPolicy = "mea
     const w3 = winScore(k.stage3, policy);
     const w4 = winScore(k.stage4, policy);
     if (w3 === null) c.unjudged3++;
-    else c.n3 += w3;
+    else {
+      c.judged3++;
+      c.n3 += w3;
+    }
     if (w4 === null) c.unjudged4++;
-    else c.n4 += w4;
+    else {
+      c.judged4++;
+      c.n4 += w4;
+    }
   }
   return c;
 }
@@ -85,10 +92,15 @@ export interface Rates {
   absoluteTarget: number;
 }
 
-/** r1 = n1/n, r2 = n2/n1, r3 = n3/n2, r4 = n4/n2 (NaN where a denominator is 0). */
+/**
+ * r1 = n1/n, r2 = n2/n1, and r3 = n3/n2, r4 = n4/n2 taken over the n2 cases
+ * judged under the policy (judged3, judged4): a case with no verdict is not a
+ * loss. NaN ("n/a") where a denominator is 0, so r4 is n/a, not 0, when no
+ * stage-4 verdict exists at all.
+ */
 export function rates(c: StageCounts): Rates {
   const div = (a: number, b: number) => (b > 0 ? a / b : NaN);
-  return {r1: div(c.n1, c.n), r2: div(c.n2, c.n1), r3: div(c.n3, c.n2), r4: div(c.n4, c.n2), absoluteTarget: div(c.n2, c.n)};
+  return {r1: div(c.n1, c.n), r2: div(c.n2, c.n1), r3: div(c.n3, c.judged3), r4: div(c.n4, c.judged4), absoluteTarget: div(c.n2, c.n)};
 }
 
 export interface HsiiWeights {
@@ -103,6 +115,8 @@ export const DEFAULT_WEIGHTS: HsiiWeights = {alpha: 1, beta: 1, gamma: 1};
  * The HSII score ι. `eq1` is Eq. 1: r1 · (1 + α·r2 · (1 + β·(r3 + γ·r4))).
  * `table1` is r1 · (1 + r2 · (r3 + r4)), the form that reproduces HSII
  * Table 1 (it takes no weights). See METRICS.md, "Known discrepancy".
+ * Both take r3 and r4 as rates() gives them, over the judged cases; where
+ * either is n/a (no verdicts) the score is n/a too, not a score with a 0 in it.
  */
 export function hsiiScore(r: Pick<Rates, "r1" | "r2" | "r3" | "r4">, formula: HsiiFormula = "eq1", w: HsiiWeights = DEFAULT_WEIGHTS): number {
   if (formula === "table1") return r.r1 * (1 + r.r2 * (r.r3 + r.r4));

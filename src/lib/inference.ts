@@ -19,9 +19,11 @@ export function pearson(xs: ArrayLike<number>, ys: ArrayLike<number>, level = 0.
   const n = xs.length;
   let mx = 0;
   let my = 0;
+  const spread = new Spread();
   for (let i = 0; i < n; i++) {
     mx += xs[i];
     my += ys[i];
+    spread.add(xs[i], ys[i]);
   }
   mx /= n;
   my /= n;
@@ -35,8 +37,43 @@ export function pearson(xs: ArrayLike<number>, ys: ArrayLike<number>, level = 0.
     sxx += dx * dx;
     syy += dy * dy;
   }
-  const r = n < 2 || sxx === 0 || syy === 0 ? NaN : Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
+  const r = correlationR(n, sxy, sxx, syy, spread.constant());
   return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n, level)};
+}
+
+/**
+ * Whether either side of paired values is constant, from their exact min and max.
+ * The sums about a rounded mean are not zero for a constant non-integer side
+ * (6.6 three times leaves Σdx² ≈ 1e-30, and r ≈ 1e-16 with p = 1), so a zero
+ * variance is recognised from the values themselves, never from Σdx².
+ */
+export class Spread {
+  private minX = Infinity;
+  private maxX = -Infinity;
+  private minY = Infinity;
+  private maxY = -Infinity;
+
+  add(x: number, y: number): void {
+    if (x < this.minX) this.minX = x;
+    if (x > this.maxX) this.maxX = x;
+    if (y < this.minY) this.minY = y;
+    if (y > this.maxY) this.maxY = y;
+  }
+
+  /** True when either side holds one value only (or none). */
+  constant(): boolean {
+    return !(this.minX < this.maxX) || !(this.minY < this.maxY);
+  }
+}
+
+/**
+ * Pearson's r from the sums about the means; NaN ("n/a", METRICS.md § Evaluator agreement)
+ * under two pairs, or when a side has zero variance: `constant` says so exactly
+ * (see Spread), and a zero sum of squares counts too.
+ */
+export function correlationR(n: number, sxy: number, sxx: number, syy: number, constant: boolean): number {
+  if (n < 2 || constant || sxx === 0 || syy === 0) return NaN;
+  return Math.max(-1, Math.min(1, sxy / Math.sqrt(sxx * syy)));
 }
 
 /** Two-sided p-value of a correlation coefficient under H0: ρ = 0 (t = r√((n−2)/(1−r²)), n − 2 df). */

@@ -34,16 +34,53 @@ export function curvePoint(m: Moments, band: BandKind = "sd", variance: Variance
   return {n: m.n, mean, low: mean - half, high: mean + half};
 }
 
+/**
+ * The class counted as positive. METRICS.md's default is `fail` (fails the
+ * checkpoint); LIFELONG-SOTOPIA Table 1 counts `pass` as positive (TP + FP =
+ * 50 in every row), so compare with Table 1 under `pass`.
+ */
 export type PositiveClass = "fail" | "pass";
 
-export interface Confusion {
+export const POSITIVE_CLASS_NOTE: Record<PositiveClass, string> = {
+  fail: "fails the checkpoint (label 0), METRICS.md's default; LIFELONG-SOTOPIA Table 1 counts passes as positive: choose pass to compare with it",
+  pass: "passes the checkpoint (label 1), as LIFELONG-SOTOPIA Table 1 counts it (TP + FP = 50 in every row)",
+};
+
+/**
+ * How one rater's several runs on a checkpoint make one binary label:
+ * `majority` (default) the label most runs gave, a tie a split; `unanimous`
+ * a label only when every run gave it, else a split. One run is its label
+ * under both. A split has no class: it is counted apart, never averaged
+ * into 0.5.
+ */
+export type LabelRuns = "majority" | "unanimous";
+
+export const LABEL_RUNS_NOTE: Record<LabelRuns, string> = {
+  majority: "a rater's runs on a checkpoint give the label most of them gave; a tie is a split",
+  unanimous: "a rater's runs on a checkpoint give a label only when all agree; any disagreement is a split",
+};
+
+/** One binary label (1 = passes, 0 = fails) from a rater's runs and how many said passes, or null for a split. */
+export function combineLabels(runs: number, passes: number, rule: LabelRuns = "majority"): 0 | 1 | null {
+  if (!Number.isInteger(runs) || !Number.isInteger(passes) || runs < 1 || passes < 0 || passes > runs) throw new Error(`checkpoint labels: ${passes} passes out of ${runs} runs is not a count`);
+  const fails = runs - passes;
+  if (rule === "unanimous") return passes === runs ? 1 : fails === runs ? 0 : null;
+  return passes > fails ? 1 : fails > passes ? 0 : null;
+}
+
+export interface ConfusionCells {
   tp: number;
   fp: number;
   tn: number;
   fn: number;
 }
 
-export interface Validation extends Confusion {
+export interface Confusion extends ConfusionCells {
+  /** Pairs where either side's runs split (combineLabels null): in no cell of the matrix. */
+  split: number;
+}
+
+export interface Validation extends ConfusionCells {
   /** TP / (TP + FP); NaN ("n/a") when nothing was predicted positive. */
   precision: number;
   /** TP / (TP + FN); NaN when no item is positive. */
@@ -54,14 +91,19 @@ export interface Validation extends Confusion {
 
 /**
  * Confusion counts of an LLM rater's checkpoint labels against a human's
- * (1 = passes, 0 = fails), with `positive` the class counted as positive
- * (default: failing the checkpoint, METRICS.md § LIFELONG-SOTOPIA).
+ * (1 = passes, 0 = fails, null = the runs split), with `positive` the class
+ * counted as positive (default: failing the checkpoint, METRICS.md §
+ * LIFELONG-SOTOPIA). A split is counted in `split`; any other label is refused.
  */
-export function confusion(pairs: readonly {llm: number; human: number}[], positive: PositiveClass = "fail"): Confusion {
+export function confusion(pairs: readonly {llm: number | null; human: number | null}[], positive: PositiveClass = "fail"): Confusion {
   const pos = positive === "fail" ? 0 : 1;
-  const c = {tp: 0, fp: 0, tn: 0, fn: 0};
+  const c = {tp: 0, fp: 0, tn: 0, fn: 0, split: 0};
   for (const {llm, human} of pairs) {
-    if (llm === pos && human === pos) c.tp++;
+    for (const label of [llm, human]) {
+      if (label !== null && label !== 0 && label !== 1) throw new Error(`a checkpoint label is 0 (fails) or 1 (passes), not ${label}`);
+    }
+    if (llm === null || human === null) c.split++;
+    else if (llm === pos && human === pos) c.tp++;
     else if (llm === pos) c.fp++;
     else if (human === pos) c.fn++;
     else c.tn++;
@@ -70,11 +112,38 @@ export function confusion(pairs: readonly {llm: number; human: number}[], positi
 }
 
 /** Precision, recall and F1 from confusion counts (LIFELONG-SOTOPIA Table 1). */
-export function validation(c: Confusion): Validation {
+export function validation<C extends ConfusionCells>(c: C): C & Validation {
   const precision = c.tp + c.fp > 0 ? c.tp / (c.tp + c.fp) : NaN;
   const recall = c.tp + c.fn > 0 ? c.tp / (c.tp + c.fn) : NaN;
   const f1 = precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : NaN;
   return {...c, precision, recall, f1};
+}
+
+/** One row of CHECKPOINT_PAIRS_SQL: an LLM rater's and a human's runs on one (episode, agent, checkpoint), as counts. */
+export interface CheckpointPair {
+  episode_id: string;
+  agent: number;
+  dimension: string;
+  llm_rater: string;
+  human_rater: string;
+  llm_runs: number;
+  llm_passes: number;
+  human_runs: number;
+  human_passes: number;
+}
+
+/** Table 1's counts per checkpoint (in the pairs' order) for one LLM rater: each side's runs made one label by `labelRuns`. */
+export function checkpointValidation(pairs: readonly CheckpointPair[], {rater, positive = "fail", labelRuns = "majority"}: {rater: string; positive?: PositiveClass; labelRuns?: LabelRuns}):
+  (Confusion & Validation & {dimension: string; n: number})[] {
+  const byCheckpoint = new Map<string, {llm: 0 | 1 | null; human: 0 | 1 | null}[]>();
+  for (const p of pairs) {
+    if (p.llm_rater !== rater) continue;
+    const pair = {llm: combineLabels(p.llm_runs, p.llm_passes, labelRuns), human: combineLabels(p.human_runs, p.human_passes, labelRuns)};
+    const list = byCheckpoint.get(p.dimension);
+    if (list) list.push(pair);
+    else byCheckpoint.set(p.dimension, [pair]);
+  }
+  return [...byCheckpoint.entries()].map(([dimension, list]) => ({dimension, n: list.length, ...validation(confusion(list, positive))}));
 }
 
 /** Mean ± sd as Appendix G Table 2 prints it, saying which sd. */
@@ -94,22 +163,29 @@ export interface LifelongInstance {
   checkpoint_set: string;
   rater: string;
   rater_kind: string;
+  /** The rater's runs combined into this instance (each instance counts once, as in SOTOPIA). */
+  runs: number;
+  /** Means over the rater's runs. */
   bel: number | null;
   goal: number | null;
+  /** The most checkpoint labels one run gave, and the mean failures per run. */
   checkpoints: number;
   failed: number;
+  /** Eq. 1 per run with a full eight-label checklist, averaged over those runs; null with none. */
+  penalised_bel: number | null;
   logged_bel_extended: number | null;
 }
 
-/** Penalised BEL of an instance, or null without a BEL or a full eight-label checklist. */
-export const instancePenalisedBel = (i: LifelongInstance): number | null =>
-  i.bel === null || i.checkpoints !== 8 ? null : penalisedBel(i.bel, i.failed);
+/** Penalised BEL of an instance (the mean of its runs' Eq. 1), or null without a BEL and a full eight-label checklist. */
+export const instancePenalisedBel = (i: LifelongInstance): number | null => i.penalised_bel;
 
 export interface CurveRow {
   model: string;
   memory_mode: string;
   chain_index: number;
   harder: boolean;
+  /** The rater's runs behind the point's n instances (n when each was judged once). */
+  runs: number;
   bel: CurvePoint;
   goal: CurvePoint;
   penalised: CurvePoint;
@@ -120,12 +196,13 @@ export function curves(
   instances: readonly LifelongInstance[],
   {rater, band = "sd", variance = "sample", tQuantile}: {rater: string; band?: BandKind; variance?: VarianceKind; tQuantile?: TQuantile},
 ): CurveRow[] {
-  const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; bel: number[]; goal: number[]; penalised: number[]}>();
+  const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; runs: number; bel: number[]; goal: number[]; penalised: number[]}>();
   for (const i of instances) {
     if (i.rater !== rater) continue;
     const key = `${i.model}\u0000${i.memory_mode}\u0000${i.chain_index}`;
-    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, chain_index: i.chain_index, harder: false, bel: [], goal: [], penalised: []};
+    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, chain_index: i.chain_index, harder: false, runs: 0, bel: [], goal: [], penalised: []};
     g.harder ||= i.harder;
+    g.runs += i.runs;
     if (i.bel !== null) g.bel.push(i.bel);
     if (i.goal !== null) g.goal.push(i.goal);
     const p = instancePenalisedBel(i);
@@ -134,7 +211,7 @@ export function curves(
   }
   const point = (values: number[]) => curvePoint(moments(values), band, variance, tQuantile);
   return [...groups.values()]
-    .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised)}))
+    .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, runs: g.runs, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised)}))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
 }
 

@@ -15,12 +15,29 @@ export interface BestModel {
   significant: boolean;
 }
 
+/** The model name of a human-played agent (SOTOPIA's human episodes; store-contents.ts). */
+export const HUMAN_PLAYER = "human";
+
+/**
+ * Who may be ranked "best": `models` (default: METRICS.md § SOTOPIA-EVAL, the
+ * best model against the second best, as Table 2 lists models only; human
+ * players keep their row but are not ranked) or `all` (human players ranked too).
+ */
+export type BestAmong = "models" | "all";
+
+export const BEST_AMONG_NOTE: Record<BestAmong, string> = {
+  models: "models only (human-played agents are shown but not ranked, as SOTOPIA Table 2 lists models)",
+  all: "every player, human-played agents included",
+};
+
 /**
  * The best model on each dimension and whether it beats the second best
  * significantly. Higher is better on every SOTOPIA-EVAL dimension (SEC and SOC
  * are penalties in [-10, 0]).
  */
-export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05): BestModel[] {
+export function bestModels(aggregates: readonly ModelAggregate[], options: {alpha?: number; among?: BestAmong} = {}): BestModel[] {
+  const alpha = options.alpha ?? 0.05;
+  const among = options.among ?? "models";
   const byDimension = new Map<string, ModelAggregate[]>();
   for (const a of aggregates) {
     const list = byDimension.get(a.dimension);
@@ -28,7 +45,7 @@ export function bestModels(aggregates: readonly ModelAggregate[], alpha = 0.05):
     else byDimension.set(a.dimension, [a]);
   }
   return [...byDimension.entries()].map(([dimension, list]) => {
-    const ranked = list.filter((a) => a.n > 0).sort((a, b) => b.mean - a.mean);
+    const ranked = list.filter((a) => a.n > 0 && (among === "all" || a.model !== HUMAN_PLAYER)).sort((a, b) => b.mean - a.mean);
     const [best, second] = ranked;
     const test = best && second ? studentTTest(best.moments, second.moments) : null;
     return {dimension, best: best?.model ?? "", second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};

@@ -17,6 +17,10 @@ describe("sociometer CLI", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("sotopia-ratings");
     expect(stdout).toContain("report <name>");
+    // Beside --positive: the default is METRICS.md's "fail", and LIFELONG-SOTOPIA Table 1 counts "pass" as positive.
+    expect(stdout).toContain("(belext --positive: default fail, as METRICS.md; LIFELONG-SOTOPIA Table 1 counts pass as positive, so use pass to compare with it)");
+    expect(stdout).toContain("[--label-runs majority|unanimous]");
+    expect(stdout).toContain("[--best-among models|all]");
   });
 
   it("fails an import with exit code 65 and a message naming file, line and field, leaving no store data", async () => {

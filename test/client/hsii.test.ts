@@ -37,27 +37,29 @@ describe("countDigits", () => {
 
 describe("stageChart", () => {
   // n4 > n3, as in the samples' qwen2.5-7b row: stage 4 is no narrowing of stage 3.
-  const row = {model: "qwen2.5-7b", n: 120, n1: 86, n2: 34, n3: 18.25, n4: 19.25} as never;
+  // 30 of the 34 judged at stage 3 and 28 at stage 4: r3 and r4 are over those, and the chart says so.
+  const row = {model: "qwen2.5-7b", n: 120, n1: 86, n2: 34, n3: 18.25, n4: 19.25, judged3: 30, judged4: 28} as never;
 
   it("draws stages 1–2 as a narrowing and stages 3–4 as win scores beside their common base n2", () => {
     const spec = stageChart([row], {width: 1072, policy: "mean"}) as unknown as {title: string; data: {values: {part: string; stage: string; value: number}[]}};
     const part = (p: string) => spec.data.values.filter((v) => v.part === p).map((v) => [v.stage, v.value]);
     expect(part(STAGE_PARTS.passing)).toEqual([["n: cases", 120], ["n1: parsed", 86], ["n2: right target", 34]]);
-    expect(part(STAGE_PARTS.wins)).toEqual([["n2: judged", 34], ["n3: stage-3 wins", 18.25], ["n4: stage-4 wins", 19.25]]);
+    // The whole n2 bar was labelled "n2: judged"; the cases judged at each stage are bars of their own.
+    expect(part(STAGE_PARTS.wins)).toEqual([["n2: right target", 34], ["judged at stage 3", 30], ["n3: stage-3 wins", 18.25], ["judged at stage 4", 28], ["n4: stage-4 wins", 19.25]]);
     expect(spec.title).not.toMatch(/funnel/i);
-    expect(spec.title).toContain("out of n2 (mean policy)");
+    expect(spec.title).toContain("of the n2, those judged at stages 3 and 4 and their win scores (mean policy)");
   });
 
   it("draws with no Vega warning: each part its own faceted chart with its stages given, so no union of independent scales across sources", async () => {
-    const other = {model: "gpt-4", n: 120, n1: 100, n2: 60, n3: 30, n4: 28} as never;
+    const other = {model: "gpt-4", n: 120, n1: 100, n2: 60, n3: 30, n4: 28, judged3: 60, judged4: 55} as never;
     expect(await vegaWarnings(stageChart([row, other], {width: 1072, policy: "mean"}))).toEqual([]);
   });
 
-  it("gives each part only its own three stages", () => {
+  it("gives each part only its own stages: the funnel's three, then n2 with each stage's judged cases and win score", () => {
     const spec = stageChart([row], {width: 1072, policy: "mean"}) as unknown as {hconcat: {title: {text: string}; spec: {encoding: {y: {scale: {domain: string[]}}}}}[]};
     expect(spec.hconcat.map((p) => [p.title.text, p.spec.encoding.y.scale.domain])).toEqual([
       [STAGE_PARTS.passing, ["n: cases", "n1: parsed", "n2: right target"]],
-      [STAGE_PARTS.wins, ["n2: judged", "n3: stage-3 wins", "n4: stage-4 wins"]],
+      [STAGE_PARTS.wins, ["n2: right target", "judged at stage 3", "n3: stage-3 wins", "judged at stage 4", "n4: stage-4 wins"]],
     ]);
   });
 });

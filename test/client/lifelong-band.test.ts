@@ -7,7 +7,7 @@ import {bandDegrees, curvesFromGroups, keepInIdle, keptTQuantile, type LifelongG
 import {tQuantile} from "../../src/lib/t-quantile.js";
 
 const group = (chain_index: number, bel_n: number, goal_n: number, penalised_n: number): LifelongGroup => ({
-  rater: "gpt-4", model: "gpt-4o", memory_mode: "full", chain_index, harder: false,
+  rater: "gpt-4", model: "gpt-4o", memory_mode: "full", chain_index, harder: false, runs: bel_n,
   bel_n, bel_sum: 6 * bel_n + 1, bel_sum_sq: 37 * bel_n + 9,
   goal_n, goal_sum: 5 * goal_n, goal_sum_sq: 26 * goal_n + 4,
   penalised_n, penalised_sum: 4 * penalised_n, penalised_sum_sq: 17 * penalised_n + 2,

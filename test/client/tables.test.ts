@@ -354,10 +354,14 @@ describe("each page's data from decoded tables equals the SQL path's", () => {
     expect(views.validators).toEqual(validationRaters(pairs));
     expect(views.validators.length).toBeGreaterThan(0);
     for (const validator of views.validators) {
-      for (const positive of ["fail", "pass"] as const) expect(validationLookup(views, validator, positive), `${validator} ${positive}`).toEqual(validationRows(pairs, validator, positive));
+      for (const positive of ["fail", "pass"] as const) {
+        for (const labelRuns of ["majority", "unanimous"] as const) {
+          expect(validationLookup(views, validator, positive, labelRuns), `${validator} ${positive} ${labelRuns}`).toEqual(validationRows(pairs, validator, positive, labelRuns));
+        }
+      }
       expect(views.humans[validator]).toEqual([...new Set(pairs.filter((p) => p.llm_rater === validator).map((p) => p.human_rater))]);
     }
-    expect(() => validationLookup(views, "nobody", "fail")).toThrow("data/lifelong-rows.bin: no Table 1 for nobody, positive class fail; rebuild the site");
+    expect(() => validationLookup(views, "nobody", "fail")).toThrow("data/lifelong-rows.bin: no Table 1 for nobody, positive class fail, runs majority; rebuild the site");
   });
 
   it("the overview's files come grouped: 10 sample files in 9 (benchmark, format) groups; the list of files is its own pack", () => {

@@ -35,7 +35,9 @@ describe("winScore and ordersDisagree", () => {
     expect([winScore(c("win", "win")), winScore(c("win", "win"), "strict"), winScore(c("win", "win"), "first")]).toEqual([1, 1, 1]);
     expect([winScore(c("win", "loss")), winScore(c("win", "loss"), "strict"), winScore(c("win", "loss"), "first")]).toEqual([0.5, 0, 1]);
     expect([winScore(c("tie", "win")), winScore(c("tie", "win"), "strict"), winScore(c("tie", "win"), "first")]).toEqual([0.75, 0, 0.5]);
-    expect([winScore(c("loss", "win"), "first"), winScore(c(null, "win")), winScore(c(null, "win"), "strict"), winScore(c(null, "win"), "first")]).toEqual([0, 1, null, null]);
+    expect([winScore(c("loss", "win"), "first"), winScore(c(null, "win")), winScore(c(null, "win"), "strict"), winScore(c(null, "win"), "first")]).toEqual([0, null, null, null]);
+    // One order judged: `first` reads it when it is the forward one; `mean` needs both and does not pass it off as a pair.
+    expect([winScore(c("win", null)), winScore(c("win", null), "strict"), winScore(c("win", null), "first")]).toEqual([null, null, 1]);
     expect([ordersDisagree(c("win", "loss")), ordersDisagree(c("tie", "tie")), ordersDisagree(c("win", null))]).toEqual([true, false, null]);
   });
 });
@@ -63,6 +65,25 @@ describe("stageCounts and rates (Definition 1)", () => {
   it("turns counts into r1..r4 and the absolute target rate", () => {
     expect(rates(stageCounts(cases, "mean"))).toEqual({r1: 0.8, r2: 0.75, r3: 4 / 6, r4: 5 / 6, absoluteTarget: 0.6});
     expect(rates(stageCounts([], "mean")).r1).toBeNaN();
+  });
+
+  it("takes r3 and r4 over the n2 cases judged under the policy, counting the others apart, not as losses", () => {
+    // n2 = 5: stage 3 (win, win), (win, loss), (win, null), (null, null), (loss, loss); no stage-4 verdict at all.
+    // mean: judged3 = 3 (two orders), n3 = 1 + 0.5 + 0 = 1.5, r3 = 1.5 / 3 = 0.5 (was 1.5 / 5 with misses as losses,
+    // and 2.5 / 5 with (win, null) scored as a one-order win); first: judged3 = 4, n3 = 3, r3 = 0.75; strict: 1 / 3.
+    const one = (s3: [Verdict | null, Verdict | null]): HsiiCase =>
+      ({parsed: true, targetCorrect: true, stage3: {forward: s3[0], swapped: s3[1]}, stage4: {forward: null, swapped: null}});
+    const partial = [one(["win", "win"]), one(["win", "loss"]), one(["win", null]), one([null, null]), one(["loss", "loss"])];
+    expect(stageCounts(partial, "mean")).toEqual({n: 5, n1: 5, n2: 5, n3: 1.5, n4: 0, judged3: 3, judged4: 0, unjudged3: 2, unjudged4: 5});
+    const mean = rates(stageCounts(partial, "mean"));
+    expect(mean.r3).toBe(0.5);
+    // No stage-4 verdict: r4 n/a, not 0, and so is the score in either form.
+    expect(mean.r4).toBeNaN();
+    expect(hsiiScore(mean, "eq1")).toBeNaN();
+    expect(hsiiScore(mean, "table1")).toBeNaN();
+    expect(stageCounts(partial, "first")).toMatchObject({n3: 3, judged3: 4, unjudged3: 1});
+    expect(rates(stageCounts(partial, "first")).r3).toBe(0.75);
+    expect(rates(stageCounts(partial, "strict")).r3).toBe(1 / 3);
   });
 });
 

@@ -79,6 +79,16 @@ describe("pearson", () => {
     expect(c.r).toBeNaN();
     expect(c.p).toBeNaN();
   });
+
+  it("is n/a when a constant side is not an integer, whose sums about the rounded mean are not 0", () => {
+    // Seven times 0.1: the summed mean is 0.09999999999999999, so Σdx² ≈ 1e-33 and
+    // the old test (Σdx² === 0) gave r = −1.7e-16 with p = 1 (audit example judgex.csv: 6.6).
+    const c = pearson([0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1], [1, 2, 3, 4, 5, 6, 8]);
+    expect(c.r).toBeNaN();
+    expect(c.p).toBeNaN();
+    expect(pearson([1, 2, 3], [6.6, 6.6, 6.6]).r).toBeNaN();
+    expect(spearman([6.6, 6.6, 6.6], [5, 7, 8]).r).toBeNaN();
+  });
 });
 
 describe("spearman", () => {

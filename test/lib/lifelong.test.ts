@@ -1,6 +1,6 @@
 import {describe, expect, it} from "vitest";
 import {roundingVerdict} from "../../src/lib/audit.js";
-import {confusion, curvePoint, curves, instancePenalisedBel, meanSd, penalisedBel, validation, type LifelongInstance} from "../../src/lib/lifelong.js";
+import {checkpointValidation, combineLabels, confusion, curvePoint, curves, meanSd, penalisedBel, validation, type CheckpointPair, type LifelongInstance} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import {moments} from "../../src/lib/stats.js";
 
@@ -32,6 +32,35 @@ describe("curvePoint", () => {
   });
 });
 
+describe("combineLabels and splits (several runs of a rater)", () => {
+  it("takes the majority of the runs, a tie a split; unanimous needs every run", () => {
+    // (runs, passes): 1 run passing; 3 runs, 2 pass; 3 runs, 1 passes; 2 runs, 1 passes (a tie); 2 runs, none pass.
+    expect([combineLabels(1, 1), combineLabels(3, 2), combineLabels(3, 1), combineLabels(2, 1), combineLabels(2, 0)]).toEqual([1, 1, 0, null, 0]);
+    expect([combineLabels(1, 1, "unanimous"), combineLabels(3, 2, "unanimous"), combineLabels(3, 0, "unanimous"), combineLabels(2, 2, "unanimous")]).toEqual([1, null, 0, 1]);
+    expect(() => combineLabels(2, 3)).toThrow("3 passes out of 2 runs is not a count");
+    expect(() => combineLabels(0, 0)).toThrow("not a count");
+  });
+
+  it("counts a split apart, in no cell, and refuses a label that is not 0 or 1 (no 0.5 counted as a class)", () => {
+    // An averaged 0.5 was counted as the negative class whatever the positive was: under "fail" a TN, under "pass" a FN.
+    expect(confusion([{llm: null, human: 0}, {llm: 0, human: 0}, {llm: 1, human: null}])).toEqual({tp: 1, fp: 0, tn: 0, fn: 0, split: 2});
+    expect(() => confusion([{llm: 0.5, human: 0}])).toThrow("a checkpoint label is 0 (fails) or 1 (passes), not 0.5");
+  });
+
+  it("makes one label per side from the runs' counts before the confusion counts", () => {
+    const pair = (episode_id: string, llm_runs: number, llm_passes: number, human_passes: number): CheckpointPair =>
+      ({episode_id, agent: 1, dimension: "checkpoint:paper:no_repeated_sentences", llm_rater: "j", human_rater: "h", llm_runs, llm_passes, human_runs: 1, human_passes});
+    // e1: runs fail, pass (split) vs human fail; e2: fail, fail vs fail (TP under fail); e3: 2 of 3 pass vs pass (TN); e4: 1 of 3 pass vs pass (FP).
+    const pairs = [pair("e1", 2, 1, 0), pair("e2", 2, 0, 0), pair("e3", 3, 2, 1), pair("e4", 3, 1, 1), {...pair("x", 1, 1, 1), llm_rater: "other"}];
+    const [row] = checkpointValidation(pairs, {rater: "j"});
+    expect(row).toMatchObject({dimension: "checkpoint:paper:no_repeated_sentences", n: 4, tp: 1, fp: 1, tn: 1, fn: 0, split: 1, precision: 0.5, recall: 1});
+    // Unanimous: e3 and e4 split as well, leaving e2 alone (TP).
+    expect(checkpointValidation(pairs, {rater: "j", labelRuns: "unanimous"})[0]).toMatchObject({n: 4, tp: 1, fp: 0, tn: 0, fn: 0, split: 3});
+    // Passing as positive: e3 TP, e4 FN, e2 TN.
+    expect(checkpointValidation(pairs, {rater: "j", positive: "pass"})[0]).toMatchObject({tp: 1, fp: 0, tn: 1, fn: 1, split: 1});
+  });
+});
+
 describe("confusion and validation", () => {
   it("counts with failing as the positive class by default, or passing", () => {
     const pairs = [
@@ -40,8 +69,8 @@ describe("confusion and validation", () => {
       {llm: 1, human: 0}, // LLM pass, human fail
       {llm: 1, human: 1}, {llm: 1, human: 1}, {llm: 1, human: 1},
     ];
-    expect(confusion(pairs)).toEqual({tp: 2, fp: 1, tn: 3, fn: 1});
-    expect(confusion(pairs, "pass")).toEqual({tp: 3, fp: 1, tn: 2, fn: 1});
+    expect(confusion(pairs)).toEqual({tp: 2, fp: 1, tn: 3, fn: 1, split: 0});
+    expect(confusion(pairs, "pass")).toEqual({tp: 3, fp: 1, tn: 2, fn: 1, split: 0});
     const v = validation(confusion(pairs));
     expect([v.precision, v.recall]).toEqual([2 / 3, 2 / 3]);
     expect(v.f1).toBeCloseTo(2 / 3, 14);
@@ -67,6 +96,12 @@ const TABLE_1 = [
 ];
 
 describe("LIFELONG-SOTOPIA Table 1 from its confusion counts", () => {
+  it("counts passing as positive: the LLM predicts 50 of its 100 labels positive in every row", () => {
+    // TP + FP = 50 in every row (and TP + FP + TN + FN = 100): the predicted-positive side is a fixed half, the passes.
+    // So compare the workbench's counts with Table 1 under positive class "pass", not the default "fail".
+    expect(TABLE_1.map((r) => [r.tp + r.fp, r.tp + r.fp + r.tn + r.fn])).toEqual(TABLE_1.map(() => [50, 100]));
+  });
+
   const verdicts = TABLE_1.map((row) => {
     const v = validation(row);
     return [row.checkpoint, ...[v.precision, v.recall, v.f1].map((x, i) => roundingVerdict(x, row.reported[i]!))];
@@ -107,9 +142,11 @@ describe("meanSd", () => {
 });
 
 describe("curves", () => {
+  // One run: penalised BEL is that run's Eq. 1 (LIFELONG_INSTANCES_SQL averages several runs' values).
   const inst = (chain_index: number, bel: number, goal: number, failed: number, extra: Partial<LifelongInstance> = {}): LifelongInstance => ({
     episode_id: `e${chain_index}-${bel}`, agent: 1, model: "m", memory_mode: "full", chain_id: "c", chain_index, harder: false,
-    checkpoint_set: "paper", rater: "j", rater_kind: "llm", bel, goal, checkpoints: 8, failed, logged_bel_extended: null, ...extra,
+    checkpoint_set: "paper", rater: "j", rater_kind: "llm", runs: 1, bel, goal, checkpoints: 8, failed, penalised_bel: penalisedBel(bel, failed),
+    logged_bel_extended: null, ...extra,
   });
 
   it("averages BEL, GOAL and penalised BEL per chain index (hand-worked)", () => {
@@ -122,8 +159,8 @@ describe("curves", () => {
     expect(rows[0]!.bel.low).toBeCloseTo(8 - Math.SQRT2, 12);
   });
 
-  it("leaves penalised BEL out without a full checklist", () => {
-    expect(instancePenalisedBel(inst(1, 9, 8, 0, {checkpoints: 7}))).toBeNull();
-    expect(instancePenalisedBel(inst(1, 9, 8, 2))).toBe(0);
+  it("adds up the runs combined into each point's instances", () => {
+    const rows = curves([inst(1, 9, 8, 0, {runs: 2}), inst(1, 7, 6, 1, {runs: 3}), inst(2, 6, 3, 0)], {rater: "j"});
+    expect(rows.map((r) => [r.chain_index, r.bel.n, r.runs])).toEqual([[1, 2, 5], [2, 1, 1]]);
   });
 });

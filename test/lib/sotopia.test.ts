@@ -79,6 +79,20 @@ describe("bestModels (Table 2 significance marks)", () => {
     const [secret] = bestModels(aggs).filter((b) => b.dimension === "secret");
     expect(secret.significant).toBe(false);
   });
+
+  it("ranks models only by default: a human player with the highest mean is shown, not ranked best", () => {
+    // human: 9 9 10 9 (mean 9.25); A: 9 8 9 8 9 (8.6); B: 5 6 5 6 5 (5.4). Models only: A against B, t = 9.2376.
+    // With human players: human against A, pooled var (0.75 + 1.2) / 7 = 0.27857, t = 0.65 / √(0.27857·(1/4 + 1/5)) = 1.8357, 7 df.
+    const aggs = modelAggregates([stat("j", "human", "A", "goal", [9, 9, 10, 9]), stat("j", "A", "A", "goal", [9, 8, 9, 8, 9]),
+      stat("j", "B", "A", "goal", [5, 6, 5, 6, 5])], {rater: "j"});
+    expect(aggs.map((a) => a.model)).toContain("human");
+    const [models] = bestModels(aggs).filter((b) => b.dimension === "goal");
+    expect(models).toMatchObject({best: "A", second: "B", significant: true});
+    expect(models.test!.t).toBeCloseTo(3.2 / Math.sqrt(0.12), 10);
+    const [all] = bestModels(aggs, {among: "all"}).filter((b) => b.dimension === "goal");
+    expect(all).toMatchObject({best: "human", second: "A", significant: false});
+    expect(all.test!.t).toBeCloseTo(0.65 / Math.sqrt((1.95 / 7) * 0.45), 10);
+  });
 });
 
 describe("pairwiseMatrix and compareWithReference (Figure 3, Table 3)", () => {
