@@ -12,8 +12,8 @@
 //                  {type: "warmed"}                  once: the engine's code is warmed (below)
 // Jobs run one at a time, in the order they arrive; between jobs, while no
 // request waits, the worker computes ahead for the last view's neighbours
-// (AgreementEngine.prefetchStep; an annotator as A right after the first, as
-// likelyChanges says), one small step per turn (a request waits
+// (AgreementEngine.prefetchStep; right after the first, the sides of the raters
+// next in the menus, then an annotator as A, as likelyChanges says), one small step per turn (a request waits
 // for one step, not a whole view), and posts each view it finishes as "ahead"
 // (under viewKey of its options), so the page holds it before it is asked
 // for and a change to it needs no round trip, even while the worker is busy. `load` comes first (the

@@ -155,6 +155,12 @@ export interface AgreementWorker {
   onProgress(listener: (p: Progress | null) => void): () => void;
   /** Called each time the worker has computed ahead one more of the current options' neighbours. */
   onAhead(listener: (a: Ahead) => void): () => void;
+  /**
+   * Resolves the first time the worker has every neighbour of the current
+   * options ready (or can compute nothing more: its load failed, it failed,
+   * or it was stopped): from then on it takes a core only when asked.
+   */
+  idle(): Promise<void>;
   terminate(): void;
 }
 
@@ -175,6 +181,8 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
   const pending = new Map<number, {resolve: (v: unknown) => void; reject: (e: Error) => void; job: string}>();
   const listeners = new Set<(p: Progress | null) => void>();
   const aheadListeners = new Set<(a: Ahead) => void>();
+  let settleIdle = () => {};
+  const idle = new Promise<void>((resolve) => (settleIdle = resolve));
   let next = 0;
   const tell = (p: Progress | null) => {
     for (const l of listeners) l(p);
@@ -191,6 +199,7 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
     if (reply.type === "ahead") {
       if (reply.value !== null) keepView(reply.key, reply.value);
       for (const l of aheadListeners) l({done: reply.done, total: reply.total});
+      if (reply.done >= reply.total) settleIdle();
       return;
     }
     // The worker's code is warm: the page shows nothing for it (the benchmarks time it).
@@ -204,6 +213,7 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
     else call.reject(new Error(reply.message));
   };
   const onError = (event: ErrorEvent) => {
+    settleIdle();
     for (const call of pending.values()) call.reject(new Error(`the agreement worker failed: ${event.message}`));
     pending.clear();
   };
@@ -217,7 +227,7 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
     // The load goes first whatever starts the worker: every other job reads the rows it loads. Its
     // failure needs no handler here: the next job gets the same error, where the page shows it.
     const id = next++;
-    pending.set(id, {resolve: () => {}, reject: () => {}, job: "load"});
+    pending.set(id, {resolve: () => {}, reject: settleIdle, job: "load"});
     created.postMessage({id, job: "load", params: load});
     return (worker = created);
   };
@@ -261,8 +271,10 @@ export function startAgreementWorker(rowsUrl: string, summary: AgreementSummary,
       aheadListeners.add(listener);
       return () => aheadListeners.delete(listener);
     },
+    idle: () => idle,
     terminate() {
       terminated = true;
+      settleIdle();
       worker?.terminate();
     },
   };

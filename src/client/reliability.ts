@@ -131,6 +131,38 @@ export function runReliability(request: ReliabilityRequest, onProgress: (done: n
 }
 
 /**
+ * How near the view the section must come to start its first run: a screen
+ * above and below, so its numbers are on their way before the reader gets there.
+ */
+export const DUE_MARGIN = "100% 0px";
+
+/** What the section says while its first run waits (reliabilityDue). */
+export const WAITING_TEXT = "Waiting to start: the point estimates are computed in a background worker once the agreement worker above has computed the choices next to yours, or as soon as you scroll here.";
+
+/**
+ * When the section's first run may start: once `section` comes within
+ * DUE_MARGIN of the view, or once `idle` settles (the agreement worker has
+ * nothing left to compute ahead), whichever is first; at once where there is
+ * no IntersectionObserver. The run reads every score row into objects (5.3M
+ * at 100k episodes, seconds of CPU): started with the page, it took a core
+ * from the agreement worker just when a reader's first change of rater needs it.
+ */
+export function reliabilityDue(section: Element, idle: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof IntersectionObserver === "undefined") return resolve();
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) due();
+    }, {rootMargin: DUE_MARGIN});
+    const due = () => {
+      observer.disconnect();
+      resolve();
+    };
+    observer.observe(section);
+    idle.then(due, due);
+  });
+}
+
+/**
  * The options of the first run, which the page makes at once: the point
  * estimates only (one resample, whose interval the page does not show; no
  * clustering, which changes intervals only). The bootstrap waits for a click,

@@ -117,7 +117,7 @@ describe("AgreementEngine.prefetchStep, a pairing's pass in slices", () => {
     expect(step).toEqual({...start, basis: "annotators"});
     // Kappa among every annotator came with the starting view, which shows it whatever A is.
     expect(engine.annotatorsKappaReady(5)).toBe(true);
-    // A = llama: the annotators' scores, llama's, the pass begun, then 5 of its 17 slices of 50 (llama scored all 840 instances).
+    // A = llama: llama's side (the rater next to A and to B in the menus), the annotators' scores, llama's (kept: a lookup), the pass begun, then 4 of its 17 slices of 50 (llama scored all 840 instances).
     for (let s = 0; s < 8; s++) expect(engine.prefetchStep(start)).toBe(STEP);
     const other = {...start, b: {rater: "annotator-3"}, bins: 4} as const;
     expect(differences(engine.view(other).table, libraryTable(rows, other))).toEqual([]);
@@ -156,5 +156,61 @@ describe("AgreementEngine.prefetchStep, a pairing's pass in slices", () => {
         expect(differences(engine.view(options).table, libraryTable(rows, options)), JSON.stringify(options)).toEqual([]);
       }
     }
+  });
+});
+
+describe("AgreementEngine.prefetchStep, the sides of the raters next in the menus", () => {
+  /** The first scores the engine holds, by rater name, oldest used first. */
+  const sides = (engine: AgreementEngine): Map<string, unknown> =>
+    new Map(Array.from((engine as unknown as {raterScores: Map<number, unknown>}).raterScores, ([code, side]) => [engine.columns.raters[code]!, side]));
+  const sidesRead = (engine: AgreementEngine): string[] => Array.from(sides(engine).keys());
+
+  it("reads the side of the rater next to A and to B in the menus in one step right after the first neighbour, before the likely changes, and not again once its views are computed", () => {
+    const rows = scores();
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS);
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    engine.countAnnotatorsKappa(5);
+    const first = engine.likelyChanges(start);
+    let step = engine.prefetchStep(start, first);
+    while (step === STEP) step = engine.prefetchStep(start, first);
+    expect(step).toEqual({...start, basis: "annotators"});
+    expect(sidesRead(engine)).toEqual(["gpt-4"]);
+    // Next to gpt-4 in the menus: llama as A, and llama as B (gpt-4, the next entry after the humans, is A).
+    expect(engine.prefetchStep(start, first)).toBe(STEP);
+    expect(sidesRead(engine)).toEqual(["gpt-4", "llama"]);
+    // Then the likely change (the first annotator as A), A = llama, B = llama: no other step reads llama's side again.
+    const finished: unknown[] = [];
+    while (finished.length < 4) {
+      const next = engine.prefetchStep(start, first);
+      if (next !== STEP) finished.push(next);
+    }
+    expect(finished).toEqual([first[0], {...start, a: {rater: "llama"}}, {...start, b: {rater: "llama"}}, {...start, bins: 4}]);
+    const asked = {...start, b: {rater: "llama"}} as const;
+    expect(differences(engine.view(asked).table, libraryTable(rows, asked))).toEqual([]);
+  });
+
+  it("answers B → the next LLM asked right after that step from the side it read, with the library's numbers, and goes on ahead after it", () => {
+    const rows = scores();
+    const engine = new AgreementEngine(columnsFromScores(rows), KEYS, {pass: 50, among: 100});
+    const start = {a: {rater: "gpt-4"}, b: HUMANS, bins: 5, basis: "dimension"} as const;
+    engine.view(start);
+    engine.countAnnotatorsKappa(5);
+    const first = engine.likelyChanges(start);
+    while (engine.prefetchStep(start, first) === STEP);
+    expect(engine.prefetchStep(start, first)).toBe(STEP);
+    // Into the first annotator's view as A: a few of its steps, then the request comes between two of them.
+    for (let s = 0; s < 3; s++) expect(engine.prefetchStep(start, first)).toBe(STEP);
+    const asked = {...start, b: {rater: "llama"}} as const;
+    expect(engine.ready(asked)).toBe(false);
+    const read = sides(engine).get("llama");
+    expect(read).toBeDefined();
+    expect(differences(engine.view(asked).table, libraryTable(rows, asked))).toEqual([]);
+    // llama's side was used as read, not read again.
+    expect(sides(engine).get("llama")).toBe(read);
+    let next = engine.prefetchStep(start, first);
+    while (next === STEP) next = engine.prefetchStep(start, first);
+    expect(next).toEqual(first[0]);
+    expect(differences(engine.view(first[0]!).table, libraryTable(rows, first[0]!))).toEqual([]);
   });
 });
