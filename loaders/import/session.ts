@@ -5,6 +5,7 @@
 import {listValue} from "@duckdb/node-api";
 import {createHash} from "node:crypto";
 import {existsSync, statSync, writeFileSync} from "node:fs";
+import {availableParallelism} from "node:os";
 import {basename, resolve} from "node:path";
 import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
@@ -114,6 +115,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   let chained = false;
 
   const restoreMemoryLimit = await boundMemory(store);
+  const restoreThreads = await boundThreads(store);
   await conn.run("BEGIN TRANSACTION");
   let writer: StoreWriter | null = null;
   try {
@@ -331,6 +333,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     progress.finish();
     throw e;
   } finally {
+    await restoreThreads();
     await restoreMemoryLimit();
   }
 
@@ -370,6 +373,28 @@ async function boundMemory(store: Store): Promise<() => Promise<void>> {
   // Half a unit of the last decimal more is shown as the same figure again, and is within 0.05 of what it was.
   const bytes = Math.ceil((Number(m[1]) + 0.05) * BYTE_UNITS[m[2]]);
   return () => store.conn.run(`SET memory_limit = '${bytes}B'`).then(() => {});
+}
+
+/**
+ * DuckDB's threads during an import: the cores the import's own threads leave
+ * (the main thread appends, a parse worker parses; at least one). DuckDB's
+ * threads do no work of the import's while it appends (the appender runs on
+ * the main thread), but in its queries, the COMMIT's checkpoint among them,
+ * the thread that runs the query spins on a mutex while the other does the
+ * work: on 2 cores a 100k dump import took 1.3 CPU-s less at 10k and 5–9
+ * less at 100k with one thread, in the same wall time or less (BENCHMARKS.md,
+ * import, issue 18). On more cores the queries after the appends keep the
+ * cores the import does not use.
+ */
+export const importThreads = (cores = availableParallelism()): number => Math.max(1, cores - 2);
+
+/** Lowers the store's threads to importThreads() if it is higher; returns what puts it back. */
+async function boundThreads(store: Store): Promise<() => Promise<void>> {
+  const [{threads}] = await rows<{threads: number}>(store.conn, "SELECT current_setting('threads')::INTEGER AS threads");
+  const bound = importThreads();
+  if (threads <= bound) return async () => {};
+  await store.conn.run(`SET threads = ${bound}`);
+  return () => store.conn.run(`SET threads = ${threads}`).then(() => {});
 }
 
 /** Episodes per (placeholder, name) a file gave, for the summary. */
