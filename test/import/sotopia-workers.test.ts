@@ -99,7 +99,7 @@ describe("segments of a file", () => {
     const path = writeFile(tempDir(), "long.txt", bytes);
     const fd = openSync(path, "r");
     try {
-      for (const size of [1, 100_000, 150_011, 300_000]) {
+      for (const size of [100_000, 150_011, 300_000]) {
         const got: string[] = [];
         const pieces: Buffer[] = [];
         let next = 0;
