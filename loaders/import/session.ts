@@ -380,11 +380,11 @@ async function boundMemory(store: Store): Promise<() => Promise<void>> {
  * (the main thread appends, a parse worker parses; at least one). DuckDB's
  * threads do no work of the import's while it appends (the appender runs on
  * the main thread), but in its queries, the COMMIT's checkpoint among them,
- * the thread that runs the query spins on a mutex while the other does the
- * work: on 2 cores a 100k dump import took 1.3 CPU-s less at 10k and 5–9
- * less at 100k with one thread, in the same wall time or less (BENCHMARKS.md,
- * import, issue 18). On more cores the queries after the appends keep the
- * cores the import does not use.
+ * the thread that runs the query can spin on a mutex while another does the
+ * work. On 2 cores, with one thread, a 10k dump import took 6.95 CPU-s
+ * instead of 8.25 and a 100k one 46.4 instead of 52.0 (medians of three,
+ * alternating, at load 12–17; BENCHMARKS.md, import, issue 18). On more
+ * cores the queries after the appends keep the cores the import leaves.
  */
 export const importThreads = (cores = availableParallelism()): number => Math.max(1, cores - 2);
 
