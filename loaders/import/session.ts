@@ -377,14 +377,15 @@ async function boundMemory(store: Store): Promise<() => Promise<void>> {
 
 /**
  * DuckDB's threads during an import: the cores the import's own threads leave
- * (the main thread appends, a parse worker parses; at least one). DuckDB's
- * threads do no work of the import's while it appends (the appender runs on
- * the main thread), but in its queries, the COMMIT's checkpoint among them,
- * the thread that runs the query can spin on a mutex while another does the
- * work. On 2 cores, with one thread, a 10k dump import took 6.95 CPU-s
- * instead of 8.25 and a 100k one 46.4 instead of 52.0 (medians of three,
- * alternating, at load 12–17; BENCHMARKS.md, import, issue 18). On more
- * cores the queries after the appends keep the cores the import leaves.
+ * (the main thread appends, a parse worker parses; at least one). In
+ * DuckDB's queries, the COMMIT's checkpoint among them, the thread that runs
+ * the query can spin on a mutex while another does the work; with one thread
+ * the appender's flushes run wholly on the main thread instead of partly on
+ * DuckDB's (1–2 CPU-s more there at 100k, at load 12–17), but all threads
+ * together take less. On 2 cores, with one thread, a 10k dump import took
+ * 6.95 CPU-s instead of 8.25 and a 100k one 46.4 instead of 52.0 (medians of
+ * three, alternating, at load 12–17; BENCHMARKS.md, import, issue 18). On
+ * more cores the queries after the appends keep the cores the import leaves.
  */
 export const importThreads = (cores = availableParallelism()): number => Math.max(1, cores - 2);
 
