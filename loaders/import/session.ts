@@ -5,6 +5,7 @@
 import {listValue} from "@duckdb/node-api";
 import {createHash} from "node:crypto";
 import {existsSync, statSync, writeFileSync} from "node:fs";
+import {availableParallelism} from "node:os";
 import {basename, resolve} from "node:path";
 import {rows, type Store} from "../store/db.js";
 import {silentProgress, type Progress} from "../progress.js";
@@ -114,6 +115,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
   let chained = false;
 
   const restoreMemoryLimit = await boundMemory(store);
+  const restoreThreads = await boundThreads(store);
   await conn.run("BEGIN TRANSACTION");
   let writer: StoreWriter | null = null;
   try {
@@ -331,6 +333,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     progress.finish();
     throw e;
   } finally {
+    await restoreThreads();
     await restoreMemoryLimit();
   }
 
@@ -370,6 +373,29 @@ async function boundMemory(store: Store): Promise<() => Promise<void>> {
   // Half a unit of the last decimal more is shown as the same figure again, and is within 0.05 of what it was.
   const bytes = Math.ceil((Number(m[1]) + 0.05) * BYTE_UNITS[m[2]]);
   return () => store.conn.run(`SET memory_limit = '${bytes}B'`).then(() => {});
+}
+
+/**
+ * DuckDB's threads during an import: the cores the import's own threads leave
+ * (the main thread appends, a parse worker parses; at least one). In
+ * DuckDB's queries, the COMMIT's checkpoint among them, the thread that runs
+ * the query can spin on a mutex while another does the work; with one thread
+ * the appender's flushes run wholly on the main thread instead of partly on
+ * DuckDB's (1–2 CPU-s more there at 100k, at load 12–17), but all threads
+ * together take less. On 2 cores, with one thread, a 10k dump import took
+ * 6.95 CPU-s instead of 8.25 and a 100k one 46.4 instead of 52.0 (medians of
+ * three, alternating, at load 12–17; BENCHMARKS.md, import, issue 18). On
+ * more cores the queries after the appends keep the cores the import leaves.
+ */
+export const importThreads = (cores = availableParallelism()): number => Math.max(1, cores - 2);
+
+/** Lowers the store's threads to importThreads() if it is higher; returns what puts it back. */
+async function boundThreads(store: Store): Promise<() => Promise<void>> {
+  const [{threads}] = await rows<{threads: number}>(store.conn, "SELECT current_setting('threads')::INTEGER AS threads");
+  const bound = importThreads();
+  if (threads <= bound) return async () => {};
+  await store.conn.run(`SET threads = ${bound}`);
+  return () => store.conn.run(`SET threads = ${threads}`).then(() => {});
 }
 
 /** Episodes per (placeholder, name) a file gave, for the summary. */

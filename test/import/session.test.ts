@@ -4,7 +4,7 @@ import {describe, expect, it} from "vitest";
 import {createHash} from "node:crypto";
 import {readFileSync, renameSync, utimesSync, writeFileSync} from "node:fs";
 import {ImportError} from "../../loaders/import/errors.js";
-import {importFiles} from "../../loaders/import/session.js";
+import {importFiles, importThreads} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {count, expectImportFailure, snapshot, tempStore, writeFile} from "../helpers/store.js";
@@ -303,6 +303,40 @@ describe("paths decide first", () => {
     expect(await rows(store.conn, "SELECT e.episode_id, s.path FROM episodes e JOIN sources s USING (source_id) ORDER BY 1")).toEqual([
       {episode_id: "x", path: b}, {episode_id: "y", path: a},
     ]);
+  });
+});
+
+describe("DuckDB's threads during an import", () => {
+  const threadsOf = async (conn: Parameters<typeof rows>[0]) =>
+    (await rows<{threads: number}>(conn, "SELECT current_setting('threads')::INTEGER AS threads"))[0].threads;
+
+  it("leave the cores the import's main thread and parse worker take", () => {
+    expect([1, 2, 3, 4, 8].map((cores) => importThreads(cores))).toEqual([1, 1, 1, 2, 6]);
+  });
+
+  it("are lowered while the import runs, and the store's own number comes back after it, succeeded or failed", async () => {
+    const store = await tempStore();
+    const own = importThreads() + 3;
+    await store.conn.run(`SET threads = ${own}`);
+    const reader = await store.reader();
+    const during: Promise<number>[] = [];
+    const progress = {start: () => void during.push(threadsOf(reader)), update: () => {}, finish: () => {}};
+    await importFiles(store, "sotopia", [writeFile(store.dir, "a.jsonl", jsonl([dumpRecord("a")]))], {progress});
+    expect(await threadsOf(store.conn)).toBe(own);
+    expect(await Promise.all(during)).toEqual([importThreads()]);
+    await expectRejected(store, "sotopia", [writeFile(store.dir, "bad.jsonl", jsonl([dumpRecord("d", {raw_rewards: scores({goal: 11})})]))]);
+    expect(await threadsOf(store.conn)).toBe(own);
+  });
+
+  it("are left alone when the store uses fewer", async () => {
+    const store = await tempStore();
+    await store.conn.run("SET threads = 1");
+    const reader = await store.reader();
+    const during: Promise<number>[] = [];
+    const progress = {start: () => void during.push(threadsOf(reader)), update: () => {}, finish: () => {}};
+    await importFiles(store, "sotopia", [writeFile(store.dir, "a.jsonl", jsonl([dumpRecord("a")]))], {progress});
+    expect(await Promise.all(during)).toEqual([1]);
+    expect(await threadsOf(store.conn)).toBe(1);
   });
 });
 

@@ -92,6 +92,32 @@ describe("segments of a file", () => {
       closeSync(fd);
     }
   });
+
+  it("read a last line that runs far past the segment's end (the rest is read in smaller pieces) whole, and hand its bytes over once", () => {
+    const lines = [10, 150_000, 70_000, 5, 200_000, 3].map((n, i) => String.fromCharCode(97 + i).repeat(n));
+    const bytes = Buffer.from(lines.join("\n"));
+    const path = writeFile(tempDir(), "long.txt", bytes);
+    const fd = openSync(path, "r");
+    try {
+      for (const size of [100_000, 150_011, 300_000]) {
+        const got: string[] = [];
+        const pieces: Buffer[] = [];
+        let next = 0;
+        const give = (b: Buffer, at: number) => {
+          expect(at, `segments of ${size} bytes meet`).toBe(next);
+          next = at + b.length;
+          pieces.push(Buffer.from(b));
+        };
+        for (let start = 0; start < bytes.length; start += size) {
+          for (const l of readSegmentLines(fd, start, Math.min(bytes.length, start + size), give)) got.push(String(l.text));
+        }
+        expect(got, `segments of ${size} bytes`).toEqual(lines);
+        expect(Buffer.concat(pieces).equals(bytes), `segments of ${size} bytes`).toBe(true);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
 });
 
 describe("sotopia dump read by worker threads", () => {
