@@ -14,7 +14,7 @@ import {withCommandStore} from "./command-store.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {exportDataset} from "../store/dataset.js";
-import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {outputFormat, render, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
 import {auditFile, renderAudit} from "./audit.js";
 import {AuditCsvError} from "../../src/lib/audit-csv.js";
@@ -213,11 +213,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const dbPath = values.db ? resolve(values.db) : defaultStorePath();
   const progress = values.quiet ? undefined : stderrProgress();
-  const outputFormat = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(outputFormat)) {
-    const meant = closest(outputFormat, ["table", "csv", "json"]);
-    throw new Error(`--format must be table, csv or json, not ${outputFormat}${meant ? `; did you mean ${meant}?` : ""}`);
-  }
+  const printAs = outputFormat(values.format);
 
   switch (command) {
     case "import": {
@@ -236,8 +232,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "status": {
       const tables = await withStore(dbPath, true, (s) => status(s, values.sources === true));
-      if (outputFormat === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
-      else for (const t of tables) process.stdout.write(render(t, outputFormat));
+      if (printAs === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
+      else for (const t of tables) process.stdout.write(render(t, printAs));
       return 0;
     }
     case "report": {
@@ -292,7 +288,7 @@ export async function main(argv: string[]): Promise<number> {
           ib: {match: values.match, settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],
             fake: values.fake, easyOverlap: values["easy-overlap"], fixedActivities: values["fixed-activities"]},
         }));
-      process.stdout.write(render(table, outputFormat));
+      process.stdout.write(render(table, printAs));
       return 0;
     }
     case "export": {
@@ -319,7 +315,7 @@ export async function main(argv: string[]): Promise<number> {
       const maxN = values["max-n"] === undefined ? undefined : Number(values["max-n"]);
       if (maxN !== undefined && !(Number.isInteger(maxN) && maxN >= 1)) throw new Error(`--max-n must be a whole number ≥ 1, not ${values["max-n"]}`);
       const report = await auditFile(file, {dbPath, maxN});
-      process.stdout.write(renderAudit(report, file, outputFormat, maxN));
+      process.stdout.write(renderAudit(report, file, printAs, maxN));
       return 0;
     }
     case "formats": {
