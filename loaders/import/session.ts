@@ -159,6 +159,15 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (storedCopy && storedCopy.format !== format.name) {
         throw new ImportError(path, null, null, `holds the same bytes as ${storedCopy.path}, which is in the store as ${storedCopy.format}, not ${format.name}; a file is read as one format`);
       }
+      // The store holds content once: a copy read by an older reader is read again, here, and the stale reading goes.
+      if (storedCopy && storedCopy.reader_version < format.readerVersion) {
+        await deleteSource(store, storedCopy.source_id);
+        removedSources = true;
+        bySha.delete(storedCopy.sha256);
+        if (sha) shasNow.set(sha, path);
+        planned.push({path, sha, state, status: previous ? "replaced" : "imported", reread: `re-read: the ${format.name} reader changed since ${storedCopy.path}, which holds the same bytes, was imported (version ${storedCopy.reader_version} → ${format.readerVersion}); this file's reading replaces its rows`});
+        continue;
+      }
       const sameAs = storedCopy?.path ?? (sha === null ? undefined : shasNow.get(sha));
       if (sameAs !== undefined) {
         // Its rows are already there, under the other path; a replaced file's own old rows are gone.
