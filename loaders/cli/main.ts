@@ -91,7 +91,10 @@ const withStore = <T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promi
 function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {
     const name = basename(f.path);
-    if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""} (nothing to do)`;
+    const notes = f.notes.map((n) => `
+    note: ${n}`).join("");
+    // What the import that stored it said still holds (same bytes, same reader): a user who missed it then sees it now.
+    if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""}${f.importedAt ? ` on ${f.importedAt} UTC` : ""} (nothing to do)${notes}`;
     if (f.sameAs) return `  ${name}: replaced; its earlier rows are removed, and its new content is already imported from ${f.sameAs}`;
     const extra = [f.judgeFailed ? `${f.judgeFailed} with no scores (judge failed)` : "", f.rejected ? `${f.rejected} rejected` : ""].filter(Boolean).join(", ");
     const dups = f.duplicateLines.length
@@ -101,8 +104,6 @@ function describeImport(s: ImportSummary): string {
     warning: ${w}`).join("");
     const named = f.modelNames.map((m) => `
     ${m.placeholder} named by this file's model column: ${m.model} (${m.episodes} episode${m.episodes === 1 ? "" : "s"})`).join("");
-    const notes = f.notes.map((n) => `
-    note: ${n}`).join("");
     return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${named}${notes}${warnings}`;
   });
   lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
