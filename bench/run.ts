@@ -48,6 +48,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   reliability: () => import("./reliability.js"),
   "run-stss": () => import("./run-stss.js"),
   compare: () => import("./compare.js"),
+  "compare-default": () => import("./compare-default.js"),
   "agreement-page": () => import("./agreement-page.js"),
   build: () => import("./build.js"),
 };

@@ -4,8 +4,7 @@
 
 import {resolve} from "node:path";
 import {parseCommandLine} from "./args.js";
-import {closest} from "../did-you-mean.js";
-import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {outputFormat, render, type ResultTable} from "./output.js";
 import {IB_SOURCES_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
 import {modelPairsSql, pairInStore, readCoded} from "./compare-pairs.js";
@@ -235,11 +234,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 1) throw new Error(`compare takes one benchmark, not ${positionals.join(" ")}\nusage: ${COMPARE_USAGE}`);
-  const format = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(format)) {
-    const meant = closest(format, ["table", "csv", "json"]);
-    throw new Error(`--format must be table, csv or json, not ${format}${meant ? `; did you mean ${meant}?` : ""}`);
-  }
+  const format = outputFormat(values.format);
   if (values.cluster !== undefined && values.cluster !== "scenario") throw new Error(`--cluster must be scenario, not ${values.cluster}`);
   const interval = values.interval as IntervalMethod | undefined;
   if (interval !== undefined && !INTERVAL_METHODS.includes(interval)) throw new Error(`--interval must be ${INTERVAL_METHODS.join(" or ")}, not ${interval}`);

@@ -14,7 +14,7 @@ import {withCommandStore} from "./command-store.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
 import {exportDataset} from "../store/dataset.js";
-import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {outputFormat, render, type ResultTable} from "./output.js";
 import {getReport, REPORTS} from "./reports.js";
 import {auditFile, renderAudit} from "./audit.js";
 import {AuditCsvError} from "../../src/lib/audit-csv.js";
@@ -92,7 +92,10 @@ const withStore = <T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promi
 function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {
     const name = basename(f.path);
-    if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""} (nothing to do)`;
+    const notes = f.notes.map((n) => `
+    note: ${n}`).join("");
+    // What the import that stored it said still holds (same bytes, same reader): a user who missed it then sees it now.
+    if (f.status === "unchanged") return `  ${name}: unchanged, already imported${f.sameAs ? ` from ${f.sameAs}` : ""}${f.importedAt ? ` on ${f.importedAt} UTC` : ""} (nothing to do)${notes}`;
     if (f.sameAs) return `  ${name}: replaced; its earlier rows are removed, and its new content is already imported from ${f.sameAs}`;
     const extra = [f.judgeFailed ? `${f.judgeFailed} with no scores (judge failed)` : "", f.rejected ? `${f.rejected} rejected` : ""].filter(Boolean).join(", ");
     const dups = f.duplicateLines.length
@@ -102,8 +105,6 @@ function describeImport(s: ImportSummary): string {
     warning: ${w}`).join("");
     const named = f.modelNames.map((m) => `
     ${m.placeholder} named by this file's model column: ${m.model} (${m.episodes} episode${m.episodes === 1 ? "" : "s"})`).join("");
-    const notes = f.notes.map((n) => `
-    note: ${n}`).join("");
     return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${named}${notes}${warnings}`;
   });
   lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
@@ -216,11 +217,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const dbPath = values.db ? resolve(values.db) : defaultStorePath();
   const progress = values.quiet ? undefined : stderrProgress();
-  const outputFormat = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(outputFormat)) {
-    const meant = closest(outputFormat, ["table", "csv", "json"]);
-    throw new Error(`--format must be table, csv or json, not ${outputFormat}${meant ? `; did you mean ${meant}?` : ""}`);
-  }
+  const printAs = outputFormat(values.format);
 
   switch (command) {
     case "import": {
@@ -239,8 +236,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     case "status": {
       const tables = await withStore(dbPath, true, (s) => status(s, values.sources === true));
-      if (outputFormat === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
-      else for (const t of tables) process.stdout.write(render(t, outputFormat));
+      if (printAs === "json") process.stdout.write(JSON.stringify(Object.fromEntries(tables.map((t) => [t.title.toLowerCase(), t.rows])), null, 2) + "\n");
+      else for (const t of tables) process.stdout.write(render(t, printAs));
       return 0;
     }
     case "report": {
@@ -297,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
           ib: {match: values.match, settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],
             fake: values.fake, easyOverlap: values["easy-overlap"], fixedActivities: values["fixed-activities"]},
         }));
-      process.stdout.write(render(table, outputFormat));
+      process.stdout.write(render(table, printAs));
       return 0;
     }
     case "export": {
@@ -324,7 +321,7 @@ export async function main(argv: string[]): Promise<number> {
       const maxN = values["max-n"] === undefined ? undefined : Number(values["max-n"]);
       if (maxN !== undefined && !(Number.isInteger(maxN) && maxN >= 1)) throw new Error(`--max-n must be a whole number ≥ 1, not ${values["max-n"]}`);
       const report = await auditFile(file, {dbPath, maxN});
-      process.stdout.write(renderAudit(report, file, outputFormat, maxN));
+      process.stdout.write(renderAudit(report, file, printAs, maxN));
       return 0;
     }
     case "formats": {

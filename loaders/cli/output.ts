@@ -1,6 +1,18 @@
 // Printing result tables as aligned text, CSV or JSON.
 
+import {closest} from "../did-you-mean.js";
+
 export type OutputFormat = "table" | "csv" | "json";
+
+const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "csv", "json"];
+
+/** The `--format` value of any command (table when absent); a typo gets the format it meant. */
+export function outputFormat(value: string | undefined): OutputFormat {
+  const format = value ?? "table";
+  if ((OUTPUT_FORMATS as readonly string[]).includes(format)) return format as OutputFormat;
+  const meant = closest(format, OUTPUT_FORMATS);
+  throw new Error(`--format must be table, csv or json, not ${format}${meant ? `; did you mean ${meant}?` : ""}`);
+}
 
 export interface ResultTable {
   title: string;

@@ -11,7 +11,7 @@ import {readJsonl} from "../import/files.js";
 import {scheduleFromJson, verifyRecord} from "../import/informativebench-schedules.js";
 import {asObject} from "../import/validate.js";
 import type {EpisodeRecord} from "../import/records.js";
-import {render, type OutputFormat, type ResultTable} from "./output.js";
+import {outputFormat, render, type ResultTable} from "./output.js";
 import {parseCommandLine} from "./args.js";
 
 export const VERIFY_HELP = `sociometer verify-schedule: the gold answers of InformativeBench schedule questions
@@ -73,8 +73,7 @@ export async function verifyScheduleCommand(argv: string[]): Promise<number> {
     process.stdout.write(VERIFY_HELP);
     return values.help ? 0 : 1;
   }
-  const format = (values.format ?? "table") as OutputFormat;
-  if (!["table", "csv", "json"].includes(format)) throw new Error(`--format must be table, csv or json, not ${format}`);
+  const format = outputFormat(values.format);
   const easy = values["easy-overlap"] ?? DEFAULT_VERIFIER.easy;
   if (easy !== "pooled" && easy !== "between") throw new Error(`--easy-overlap must be pooled or between, not ${easy}`);
   const fixed = values["fixed-activities"] ?? DEFAULT_VERIFIER.fixed;

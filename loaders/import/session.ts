@@ -34,6 +34,8 @@ export interface FileSummary {
   sourceId: string;
   /** For unchanged files, and replaced ones whose new content is another file's: the path that content was imported from. */
   sameAs?: string;
+  /** For unchanged files: when their content was imported (UTC, to the second); their notes are that import's. */
+  importedAt?: string;
   episodes: number;
   ratings: number;
   rejected: number;
@@ -45,7 +47,7 @@ export interface FileSummary {
   warnings: string[];
   /** Seats the episode logs call by a placeholder, named by this (ratings) file: how many episodes got each name. */
   modelNames: {placeholder: string; model: string; episodes: number}[];
-  /** How the file was read where it needed reading (e.g. a fill series in a model column). */
+  /** How the file was read where it needed reading (e.g. a fill series in a model column); kept with the source, and given again when the file is unchanged. */
   notes: string[];
 }
 
@@ -77,6 +79,9 @@ interface ExistingSource {
   bytes: number;
   /** The version of its format's reader that read it (1 for sources stored before versions were recorded). */
   reader_version: number;
+  imported_at: string;
+  /** The notes of its import, one a line (none kept before the reader's notes were). */
+  notes: string | null;
 }
 
 /** An episode this import adds: its seat names, and where it is (`where` for messages: file name and line). */
@@ -105,7 +110,8 @@ export async function importFiles(store: Store, formatName: string, paths: reado
 
   const conn = store.conn;
   const existing = await rows<ExistingSource>(conn,
-    "SELECT source_id, path, format, sha256, bytes, coalesce(reader_version, 1) AS reader_version FROM sources LEFT JOIN source_readers USING (source_id)");
+    `SELECT source_id, path, format, sha256, bytes, coalesce(reader_version, 1) AS reader_version, strftime(imported_at, '%Y-%m-%d %H:%M:%S') AS imported_at, notes
+     FROM sources LEFT JOIN source_readers USING (source_id)`);
   const bySha = new Map(existing.map((s) => [s.sha256, s]));
   const byPath = new Map(existing.map((s) => [s.path, s]));
 
@@ -140,7 +146,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       }
       // Same bytes read by an older reader are read again; a newer reader's rows (a newer sociometer's) are kept.
       if (previous && sha === previous.sha256 && previous.reader_version >= format.readerVersion) {
-        summaries.push({path, status: "unchanged", sourceId: previous.source_id, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: []});
+        summaries.push({path, status: "unchanged", sourceId: previous.source_id, ...storedReading(previous), episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: []});
         continue;
       }
       if (previous) {
@@ -161,12 +167,23 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       if (storedCopy && storedCopy.format !== format.name) {
         throw new ImportError(path, null, null, `holds the same bytes as ${storedCopy.path}, which is in the store as ${storedCopy.format}, not ${format.name}; a file is read as one format`);
       }
+      // The store holds content once: a copy read by an older reader is read again, here, and the stale reading goes.
+      if (storedCopy && storedCopy.reader_version < format.readerVersion) {
+        await deleteSource(store, storedCopy.source_id);
+        removedSources = true;
+        bySha.delete(storedCopy.sha256);
+        if (sha) shasNow.set(sha, path);
+        planned.push({path, sha, state, status: previous ? "replaced" : "imported", reread: `re-read: the ${format.name} reader changed since ${storedCopy.path}, which holds the same bytes, was imported (version ${storedCopy.reader_version} → ${format.readerVersion}); this file's reading replaces its rows`});
+        continue;
+      }
       const sameAs = storedCopy?.path ?? (sha === null ? undefined : shasNow.get(sha));
       if (sameAs !== undefined) {
         // Its rows are already there, under the other path; a replaced file's own old rows are gone.
+        // An unchanged copy was read as its stored twin was: that import's notes are its own.
+        const reading = !previous && storedCopy ? storedReading(storedCopy) : {notes: []};
         summaries.push({
-          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs,
-          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [], notes: [],
+          path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs, ...reading,
+          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
         });
         continue;
       }
@@ -298,7 +315,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       summary.modelNames = modelNameCounts(seatModels.values());
       await conn.run(
         "INSERT INTO sources VALUES ($1, $2, $3, $4, $5, now(), $6, $7, $8)",
-        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, plan.reread ?? (plan.status === "replaced" ? "replaced an earlier version" : null)],
+        [sourceId, plan.path, format.name, sha, source.size, records, summary.rejected, storedNotes(plan.reread || plan.status !== "replaced" ? summary.notes : ["replaced an earlier version"].concat(summary.notes))],
       );
       await conn.run("INSERT INTO source_readers VALUES ($1, $2)", [sourceId, format.readerVersion]);
       summaries.push(summary);
@@ -397,6 +414,12 @@ async function boundThreads(store: Store): Promise<() => Promise<void>> {
   await store.conn.run(`SET threads = ${bound}`);
   return () => store.conn.run(`SET threads = ${threads}`).then(() => {});
 }
+
+/** The notes of an import as sources.notes keeps them: one a line (a note's own line breaks as spaces), null for none. */
+const storedNotes = (notes: readonly string[]): string | null => (notes.length ? notes.map((n) => n.replace(/[\r\n]+/g, " ")).join("\n") : null);
+
+/** When a stored source was imported and the notes of that import: what an unchanged file's summary says of it. */
+const storedReading = (s: ExistingSource): {importedAt: string; notes: string[]} => ({importedAt: s.imported_at, notes: s.notes === null ? [] : s.notes.split("\n")});
 
 /** Episodes per (placeholder, name) a file gave, for the summary. */
 function modelNameCounts(claims: Iterable<SeatModel>): FileSummary["modelNames"] {

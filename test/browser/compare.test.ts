@@ -127,6 +127,26 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     await page.close();
   }, 300_000);
 
+  it("never scrolls sideways at 1100, 1440 or 800 px: the metric table scrolls in its own box, and all of it can be reached", async () => {
+    for (const width of [1100, 1440, 800]) {
+      const page = await browser.newPage({viewport: {width, height: 900}});
+      await page.goto(`${origin}/compare`, {waitUntil: "load"});
+      await page.getByTestId("compare-table").waitFor({timeout: 60_000});
+      const box = await page.evaluate(() => {
+        const root = document.documentElement;
+        const table = document.querySelector<HTMLElement>("[data-testid=compare-table]")!;
+        const main = document.querySelector("main")!.getBoundingClientRect();
+        const cells = [...table.querySelectorAll("thead th")].map((th) => th.getBoundingClientRect());
+        return {page: root.scrollWidth - root.clientWidth, right: table.getBoundingClientRect().right - main.right,
+          // Scrolled to its end, the box shows the last column whole: nothing is cut off for good.
+          reach: table.scrollWidth - table.clientWidth - (cells[cells.length - 1].right - cells[0].left - table.clientWidth), columns: cells.length};
+      });
+      expect({width, page: box.page, right: Math.max(0, Math.round(box.right)), columns: box.columns}).toEqual({width, page: 0, right: 0, columns: 13});
+      expect(Math.abs(box.reach), `width ${width}`).toBeLessThanOrEqual(2);
+      await page.close();
+    }
+  }, 300_000);
+
   it("on the sample judge reruns, marks goal alone as changed, with the CLI's numbers", async () => {
     const page = await openPage(browser, `${origin}/compare`);
     for (const side of ["A", "B"]) {

@@ -17,12 +17,16 @@ describe("the name meant", () => {
     expect(far.stderr).toBe(`sociometer: unknown report "xyz"; reports: ${REPORT_NAMES}\n`);
   });
 
-  it("suggests the output format a typo meant, for reports and for compare", async () => {
+  it("suggests the output format a typo meant, for reports, compare and verify-schedule", async () => {
     const report = await cli(["report", "sotopia", "--format", "jsno", "--db", "/nonexistent/store.duckdb"]);
     expect(report.code).toBe(2);
     expect(report.stderr).toBe("sociometer: --format must be table, csv or json, not jsno; did you mean json?\n");
     const compare = await cli(["compare", "--format", "tabel", "--db", "/nonexistent/store.duckdb"]);
     expect(compare.code).toBe(2);
     expect(compare.stderr).toMatch(/^sociometer: --format must be table, csv or json, not tabel; did you mean table\?\n/);
+    // verify-schedule reads no store; the file need not exist, as --format is checked first.
+    const verify = await cli(["verify-schedule", "/nonexistent/schedules.jsonl", "--format", "cvs"]);
+    expect(verify.code).toBe(2);
+    expect(verify.stderr).toBe("sociometer: --format must be table, csv or json, not cvs; did you mean csv?\n");
   });
 });

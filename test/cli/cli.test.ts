@@ -44,10 +44,32 @@ describe("sociometer CLI", () => {
     writeFileSync(b, readFileSync(a));
     const again = await cli(["import", "sotopia", a, b, "--db", db]);
     expect(again.code).toBe(0);
-    expect(again.stdout.split("\n").slice(0, 2)).toEqual([
-      "  a.jsonl: unchanged, already imported (nothing to do)",
-      `  b.jsonl: replaced; its earlier rows are removed, and its new content is already imported from ${a}`,
-    ]);
+    const [first, second] = again.stdout.split("\n");
+    expect(first).toMatch(/^ {2}a\.jsonl: unchanged, already imported on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(nothing to do\)$/);
+    expect(second).toBe(`  b.jsonl: replaced; its earlier rows are removed, and its new content is already imported from ${a}`);
+  });
+
+  it("gives an unchanged file, and an unchanged copy of it, the notes of the import that read it", async () => {
+    const dir = tempDir();
+    const db = join(dir, "s.duckdb");
+    const log = writeFile(dir, "e.jsonl", jsonl([dumpRecord("ep-1"), dumpRecord("ep-2")]));
+    expect((await cli(["import", "sotopia", log, "--db", db])).code).toBe(0);
+    // A wide annotation file that scores one of the seven dimensions: its reader says so.
+    const wide = "ID,model,pk,prolific_id,goal_1,goal_2\n1,gpt-4,ep-1,r1,5,6\n2,gpt-4,ep-2,r1,3,3\n";
+    const csv = writeFile(dir, "goal.csv", wide);
+    const note = "    note: scores 1 of the 7 SOTOPIA dimensions, for every seat: goal (no columns for believability, relationship, knowledge, secret, social_rules, financial_and_material_benefits)";
+    const first = await cli(["import", "sotopia-ratings", csv, "--db", db]);
+    expect(first.stdout.split("\n").slice(0, 2)).toEqual(["  goal.csv: imported, 0 episodes, 4 scores", note]);
+
+    const again = await cli(["import", "sotopia-ratings", csv, "--db", db]);
+    const lines = again.stdout.split("\n");
+    expect(lines[0]).toMatch(/^ {2}goal\.csv: unchanged, already imported on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(nothing to do\)$/);
+    expect(lines.slice(1, 3)).toEqual([note, "sotopia-ratings: 0 episodes and 0 scores imported in " + lines[2].split(" in ")[1]]);
+
+    const copy = writeFile(dir, "copy.csv", wide);
+    const copied = (await cli(["import", "sotopia-ratings", copy, "--db", db])).stdout.split("\n");
+    expect(copied[0]).toMatch(new RegExp(`^ {2}copy\\.csv: unchanged, already imported from ${csv.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} on [\\d: -]+ UTC \\(nothing to do\\)$`));
+    expect(copied[1]).toBe(note);
   });
 
   it("reports a usage error with exit code 2", async () => {
