@@ -268,8 +268,11 @@ export class Pairing {
       // Pooling dimensions with different ranges and levels makes r meaningless (POOLED_CORRELATION_REASON).
       const at = cell * 6;
       const sum = (j: number) => products[at + j]!.value();
-      pearsons.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(0), sum(1), sum(2)));
-      spearmans.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(3), sum(4), sum(5)));
+      // A side is constant when one value holds all its pairs: its ranks are then constant too, and
+      // its Σdx² may still be a rounding residue (a mean of 6.6 over five 6.6s), not 0.
+      const constant = oneValue(tallyX, cell * X, X) || oneValue(tallyY, cell * Y, Y);
+      pearsons.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(0), sum(1), sum(2), constant));
+      spearmans.push(none[cell] ? null : correlationFromSums(n[cell]!, sum(3), sum(4), sum(5), constant));
     }
     return {pearsons, spearmans};
   }
@@ -836,4 +839,11 @@ function meanRanks(tally: Int32Array, rank: Float64Array, n: Float64Array, place
     for (let p = cell * places; p < (cell + 1) * places; p++) sum += tally[p]! * rank[p]!;
     return sum / count;
   });
+}
+
+/** Whether at most one of the `width` tallies from `start` is non-zero: a side that held one value only. */
+function oneValue(tally: Int32Array, start: number, width: number): boolean {
+  let seen = 0;
+  for (let i = start; i < start + width; i++) if (tally[i] !== 0 && ++seen > 1) return false;
+  return true;
 }

@@ -27,11 +27,11 @@ export function exactSd(values: readonly number[]): number {
 
 /**
  * A correlation from n and the sums Σ dx·dy, Σ dx², Σ dy² about the means, as pearson() finishes it.
- * `constant` says whether either side held one value only (Spread): the sums
- * alone cannot tell a constant non-integer side from a tiny variance, so a
- * caller that omits it gets n/a only when a sum of squares is exactly 0.
+ * `constant` says whether either side held one value only (Spread, or the
+ * worker's tallies): the sums alone cannot tell a constant non-integer side
+ * from a tiny variance, so every caller must say.
  */
-export function correlationFromSums(n: number, sxy: number, sxx: number, syy: number, constant = false): Correlation {
+export function correlationFromSums(n: number, sxy: number, sxx: number, syy: number, constant: boolean): Correlation {
   const r = correlationR(n, sxy, sxx, syy, constant);
   return {n, r, p: correlationP(r, n), ci: fisherInterval(r, n)};
 }

@@ -54,4 +54,21 @@ describe("AgreementEngine with exact sums", () => {
     const secret = engine.view({a: {rater: "other"}, b: {rater: "judge"}, bins: 5, basis: "dimension"}).table.find((r) => r.dimension === "secret" && r.played_by === "all")!;
     expect(secret).toEqual(libraryTable(rows, {rater: "other"}, {rater: "judge"}, 5, "dimension").find((r) => r.dimension === "secret" && r.played_by === "all"));
   });
+
+  it("gives r and rho n/a for a rater whose run averages are one non-integer value (5/3), as the library does", () => {
+    // Three runs of 2, 2, 1 average to 5/3 on each of 11 instances. The library's plain sums left a residue
+    // there (r ≈ 1e-16, p = 1: the metrics audit); the engine decides constancy from its tallies, as the
+    // library now does from min and max, so it cannot hang on whether its sums happen to cancel.
+    const rows: RaterScore[] = [];
+    for (let e = 0; e < 11; e++) {
+      for (const v of [2, 2, 1]) rows.push(score(e, "goal", "judge", "llm", v));
+      rows.push(score(e, "goal", "a1", "human", e % 10), score(e, "goal", "a2", "human", 9 - (e % 4)));
+    }
+    const view = new AgreementEngine(columnsFromScores(rows), KEYS).view({a: {rater: "judge"}, b: HUMANS, bins: 5, basis: "dimension"});
+    const goal = view.table.find((r) => r.dimension === "goal" && r.played_by === "all")!;
+    expect(goal.n).toBe(11);
+    expect(goal.pearson?.r).toBeNaN();
+    expect(goal.spearman?.r).toBeNaN();
+    expect(view.table).toEqual(libraryTable(rows, {rater: "judge"}, HUMANS, 5, "dimension"));
+  });
 });
