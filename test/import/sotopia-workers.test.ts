@@ -323,26 +323,43 @@ describe("the reading thread while a worker keeps up", () => {
     // once the worker is up, the worker parses every line but those of a turn nobody had claimed yet.
     const records = Array.from({length: 60}, (_, i) => dumpRecord(`k${String(i).padStart(2, "0")}`));
     const path = writeFile(tempDir(), "patient.jsonl", jsonl(records));
-    const source = SourceFile.untracked(path);
-    const kinds: ReadItem["kind"][] = [];
-    const lines: number[] = [];
-    try {
-      const segmentBytes = oneLineSegments(records);
-      const plan = {workers: 1, segmentBytes, stealAfterMs: 60_000};
-      for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), readSlowly, plan)) {
-        if (item.kind === "batch") {
-          for (let i = 0; i < item.batch.count; i++) kinds.push("batch"), lines.push(item.batch.line[i]);
-        } else if (item.kind === "episode") {
-          kinds.push("episode");
-          lines.push(item.line);
+    /** One read of the file; this thread's first line takes `firstLineMs`, so a worker slow to start (CI at load 5) can start meanwhile. */
+    const readAll = async (firstLineMs: number) => {
+      const source = SourceFile.untracked(path);
+      const kinds: ReadItem["kind"][] = [];
+      const lines: number[] = [];
+      let first = true;
+      const read = (doc: Parameters<typeof episodeItem>[0], line: number) => {
+        if (first) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, firstLineMs);
+        first = false;
+        return readSlowly(doc, line);
+      };
+      try {
+        const plan = {workers: 1, segmentBytes: oneLineSegments(records), stealAfterMs: 60_000};
+        for await (const item of readJsonlInWorkers(source, () => {}, new URL("./slow-sotopia-worker.ts", import.meta.url), read, plan)) {
+          if (item.kind === "batch") {
+            for (let i = 0; i < item.batch.count; i++) kinds.push("batch"), lines.push(item.batch.line[i]);
+          } else if (item.kind === "episode") {
+            kinds.push("episode");
+            lines.push(item.line);
+          }
         }
+      } finally {
+        source.close();
       }
-    } finally {
-      source.close();
+      return {kinds, lines};
+    };
+    // Until the worker is up this thread reads every line in its turn (60 × 5 ms): if the worker took longer to start,
+    // the run says nothing of the wait, so it is read again with more time for the start.
+    let run = await readAll(0);
+    for (const firstLineMs of [1000, 5000]) {
+      if (run.kinds.includes("batch")) break;
+      run = await readAll(firstLineMs);
     }
+    const {kinds, lines} = run;
     expect(lines).toEqual(records.map((_, i) => i + 1));
     const firstBatch = kinds.indexOf("batch");
-    expect(firstBatch).toBeGreaterThanOrEqual(0);
+    expect(firstBatch, "the worker parsed no line in three runs").toBeGreaterThanOrEqual(0);
     // Taking whatever nobody had claimed whenever it caught up (stealAfterMs 0), this thread read 30 of the 60 lines
     // after the worker's first; now only a turn's own line that it found unclaimed in the moment the worker moved on:
     // 0-2 on a quiet machine, 3 at load 8 (the worker slower to claim its next segment), never near 30.
