@@ -28,6 +28,12 @@ export function checkpointRatings(labels: Json, field: string, set: CheckpointSe
 export const chainKey = (e: EpisodeRecord): string =>
   [e.chain_id, e.settings?.memory_mode ?? "", ...e.participants.map((p) => p.model)].join("\u0000");
 
+/** LIFELONG scores come in whole or half points (docs/formats.md); any other value is refused, never rounded. */
+function halfPointProblem(dim: {abbrev: string; lo: number; hi: number}, value: number): string | null {
+  if (Number.isInteger(value * 2)) return null;
+  return `${value} is not a whole or half point (${dim.abbrev} takes ${dim.lo}, ${dim.lo + 0.5}, ${dim.lo + 1}, …, ${dim.hi})`;
+}
+
 function ratingsOf(episodeId: string, entries: Json[], seats: number): RatingRecord[] {
   const out: RatingRecord[] = [];
   entries.forEach((x, i) => {
@@ -45,7 +51,7 @@ function ratingsOf(episodeId: string, entries: Json[], seats: number): RatingRec
     for (const [key, value] of Object.entries(scores)) {
       const dim = dimensionOf(BENCHMARK, key);
       if (!dim || dim.kind !== "likert") throw new RecordProblem(`${f}.scores.${key}`, "unknown score (expected believability, goal or another SOTOPIA-EVAL dimension)");
-      const problem = scoreProblem(dim, value);
+      const problem = scoreProblem(dim, value) ?? halfPointProblem(dim, value as number);
       if (problem) throw new RecordProblem(`${f}.scores.${key}`, problem);
       out.push({...base, dimension: key, value: value as number, rationale: optionalString(rationales[key], `${f}.rationales.${key}`)});
     }

@@ -6,6 +6,8 @@
 // InformativeBench is scored by the metric library, not SQL: its rows come
 // from IB_RESULTS_SQL through src/data/compare-rows.ts.
 
+import type {WinPolicy} from "../../src/lib/hsii.js";
+
 /** The file name an episode or score was imported from: what `source=` names. */
 const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;
 
@@ -154,14 +156,32 @@ GROUP BY ALL
 ORDER BY metric, r.episode_id, instance, r.rater, run
 `;
 
+/** A verdict's points (src/lib/hsii.ts POINTS): win 1, tie 0.5, loss 0. */
+const POINTS_OF = (v: string) => `CASE ${v} WHEN 'win' THEN 1.0 WHEN 'tie' THEN 0.5 WHEN 'loss' THEN 0.0 END`;
+
+/**
+ * Each policy's win score of a comparison and the orders it needs, as
+ * src/lib/hsii.ts winScore: a comparison without them is no value, so the
+ * case is not a pair for that metric (METRICS.md § HSII, as `report hsii`).
+ */
+const WIN_SCORE: Record<WinPolicy, {needs: string; value: string}> = {
+  mean: {needs: "forward IS NOT NULL OR swapped IS NOT NULL", value: `(coalesce(${POINTS_OF("forward")}, ${POINTS_OF("swapped")}) + coalesce(${POINTS_OF("swapped")}, ${POINTS_OF("forward")})) / 2`},
+  strict: {needs: "forward IS NOT NULL AND swapped IS NOT NULL", value: "CASE WHEN forward = 'win' AND swapped = 'win' THEN 1.0 ELSE 0.0 END"},
+  first: {needs: "forward IS NOT NULL", value: POINTS_OF("forward")},
+};
+
 /**
  * HSII: stage 1 (parsed) and stage 2 (target correct), which no rater gives,
- * and the stage-3 and stage-4 wins of each judging rater under the strict
- * policy (src/lib/hsii.ts winScore: a win only when both orders say win; a
- * comparison missing an order is left out). task = case and cluster;
- * cluster = the case's cluster.
+ * and each judging rater's stage-3 and stage-4 win scores under `policy`
+ * (default `mean`), named in the metric (`stage3_win (mean)`) so the CLI and
+ * the Compare page say which policy they show. Wins are the n3 / n4 of
+ * METRICS.md: only cases among the n2 (parsed, correct target) have them.
+ * Only `strict` scores are 0/1; the others are compared as scores.
+ * task = case and cluster; cluster = the case's cluster.
  */
-export const HSII_COMPARE_SQL = `
+export function hsiiCompareSql(policy: WinPolicy = "mean"): string {
+  const win = WIN_SCORE[policy];
+  return `
 WITH cases AS (
   SELECT c.episode_id, c.case_id, coalesce(c.cluster, '') AS cluster, c.cot, c.parsed, c.target_correct, p.model, ${SOURCE_NAME("src")} AS source
   FROM hsii_cases c
@@ -170,25 +190,31 @@ WITH cases AS (
   JOIN sources src ON src.source_id = e.source_id
 ),
 judged AS (
-  SELECT episode_id, rater, stage,
-         max(verdict) FILTER (WHERE position = 'forward') AS forward,
-         max(verdict) FILTER (WHERE position = 'swapped') AS swapped
-  FROM hsii_judgments GROUP BY episode_id, rater, stage
+  SELECT j.episode_id, j.rater, j.stage,
+         max(j.verdict) FILTER (WHERE j.position = 'forward') AS forward,
+         max(j.verdict) FILTER (WHERE j.position = 'swapped') AS swapped
+  FROM hsii_judgments j
+  SEMI JOIN cases c ON c.episode_id = j.episode_id AND c.parsed AND c.target_correct
+  GROUP BY j.episode_id, j.rater, j.stage
 ),
 outcomes AS (
-  SELECT episode_id, NULL::VARCHAR AS rater, 1 AS ord, 'stage1_parsed' AS metric, parsed::INTEGER::DOUBLE AS value FROM cases
+  SELECT episode_id, NULL::VARCHAR AS rater, 1 AS ord, 'stage1_parsed' AS metric, 'binary' AS kind, parsed::INTEGER::DOUBLE AS value FROM cases
   UNION ALL
-  SELECT episode_id, NULL::VARCHAR, 2, 'stage2_target_correct', target_correct::INTEGER::DOUBLE FROM cases
+  SELECT episode_id, NULL::VARCHAR, 2, 'stage2_target_correct', 'binary', target_correct::INTEGER::DOUBLE FROM cases
   UNION ALL
-  SELECT episode_id, rater, 2 + stage - 2, 'stage' || stage || '_win', CASE WHEN forward = 'win' AND swapped = 'win' THEN 1.0 ELSE 0.0 END
-  FROM judged WHERE forward IS NOT NULL AND swapped IS NOT NULL
+  SELECT episode_id, rater, stage, 'stage' || stage || '_win (${policy})', '${policy === "strict" ? "binary" : "continuous"}', ${win.value}
+  FROM judged WHERE ${win.needs}
 )
-SELECT c.episode_id, c.case_id || ' | ' || c.cluster AS task, c.episode_id AS instance, c.cluster, o.metric, 'binary' AS kind, o.value,
+SELECT c.episode_id, c.case_id || ' | ' || c.cluster AS task, c.episode_id AS instance, c.cluster, o.metric, o.kind, o.value,
        c.model, o.rater, NULL::VARCHAR AS run, c.source, NULL::VARCHAR AS setting, NULL::VARCHAR AS memory,
        CASE WHEN c.cot THEN 'with' ELSE 'without' END AS cot
 FROM outcomes o JOIN cases c USING (episode_id)
 ORDER BY o.ord, o.metric, c.episode_id, o.rater
 `;
+}
+
+/** The HSII rows under the default win policy, `mean`. */
+export const HSII_COMPARE_SQL = hsiiCompareSql();
 
 /**
  * STSS conversation runs: success (every goal condition holds) per

@@ -54,8 +54,16 @@ export function secretForms(secret: string): string[] {
  * go through redactAnswer.
  */
 export function redact(text: string, secrets: readonly (string | undefined | null)[]): string {
-  return replaceForms(text.replace(CREDENTIAL_CONTEXT, (_, before: string) => `${before}***`), secrets);
+  return replaceForms(text.replace(CREDENTIAL_CONTEXT, (whole, before: string, value: string) => (isProseWord(before, value) ? whole : `${before}***`)), secrets);
 }
+
+/**
+ * Is a "bearer" match the workbench's own words ("sent as a bearer token)")
+ * rather than a credential? Only for "bearer" in lower case (the scheme is
+ * written "Bearer") followed by a lower-case word: a key so plain is still
+ * replaced where it is one of the secrets given.
+ */
+const isProseWord = (before: string, value: string): boolean => /^bearer\s+$/.test(before) && /^[a-z]+\)?$/.test(value);
 
 /**
  * What an endpoint answered (a reply, a judge's rationale, a batch output

@@ -215,6 +215,47 @@ export function namesIn(text: string, names: readonly string[]): string[] {
   return found;
 }
 
+/** The quoted elements of a set or list literal (`{'Gym', 'Lunch'}`, `["Gym"]`), or null for other text. */
+function literalElements(text: string): string[] | null {
+  if (!/^\s*[[{(]\s*(['"]).*\1\s*,?\s*[\]})]\s*$/s.test(text)) return null;
+  const out: string[] = [];
+  for (const m of text.matchAll(/'([^']*)'|"([^"]*)"/g)) out.push(m[1] ?? m[2] ?? "");
+  return out;
+}
+
+/**
+ * A prediction's items for F1 against a stored schedule (docs/formats.md
+ * "F1 (ScheduleMedium)"): the activity names it mentions, plus every item
+ * that names none, which is in |P| and matches nothing (an invented
+ * activity must cost precision). Items are a set/list literal's elements,
+ * else the pieces answerItems splits free text into; a piece holding a word
+ * of a name found in the whole text is part of that name ("We think it is
+ * the Rock" and "Roll class" of "… Rock and Roll class"), not an item.
+ */
+export function scheduleItems(prediction: string, names: readonly string[]): string[] {
+  const elements = literalElements(prediction);
+  const found = new Set<string>();
+  const unnamed = new Set<string>();
+  if (elements) {
+    for (const e of elements) {
+      const inside = namesIn(e, names);
+      if (inside.length) for (const n of inside) found.add(n);
+      else if (normaliseAnswer(e) !== "") unnamed.add(normaliseAnswer(e));
+    }
+  } else {
+    for (const n of namesIn(prediction, names)) found.add(n);
+    const nameWords = new Set<string>();
+    for (const n of found) for (const w of n.split(" ")) nameWords.add(w);
+    for (const piece of answerItems(prediction)) {
+      if (namesIn(piece, names).length || saysNothing(piece)) continue;
+      if (piece.split(" ").some((w) => nameWords.has(w))) continue;
+      unnamed.add(piece);
+    }
+  }
+  for (const u of unnamed) found.add(u);
+  return Array.from(found);
+}
+
 /** Under `contains`, without a schedule: a predicted piece that contains gold items as whole words stands for them. */
 function containedItems(pieces: readonly string[], gold: readonly string[]): string[] {
   return [...new Set(pieces.flatMap((piece) => {
@@ -267,8 +308,8 @@ export interface QuestionScore {
 function scoreF1(prediction: string, gold: readonly string[], match: MatchMode, names: readonly string[] | null): QuestionScore {
   const fromSchedule = names ? goldNames(gold, names) : null;
   if (names && fromSchedule) {
-    const predicted = namesIn(prediction, names);
-    if (!predicted.length && !saysNothing(prediction)) return {score: 0, problem: "names no activity of the schedule and does not say none"};
+    if (!namesIn(prediction, names).length && !saysNothing(prediction)) return {score: 0, problem: "names no activity of the schedule and does not say none"};
+    const predicted = scheduleItems(prediction, names);
     return {score: setF1(predicted, fromSchedule), problem: null};
   }
   const goldSet = goldItems(gold);

@@ -5,7 +5,7 @@
 // percentages, and gold answers checked against the schedule verifier.
 
 import {denominatorCheck, commonDenominators, type DenominatorCheck, type DenominatorMatch} from "./audit.js";
-import {answerItems, goldItems, goldNames, goldSpans, namesIn, normaliseAnswer, scoreAnswer, type IbMetric, type MatchMode, type ScoreContext} from "./informativebench-answers.js";
+import {answerItems, goldItems, goldNames, goldSpans, namesIn, normaliseAnswer, scheduleItems, scoreAnswer, type IbMetric, type MatchMode, type ScoreContext} from "./informativebench-answers.js";
 import {DEFAULT_VERIFIER, EASY_TEXT, FIXED_TEXT, unionIntervals, verifySchedule, type Schedule, type ScheduleAnswer, type ScheduleLevel, type VerifierOptions} from "./schedule.js";
 import type {Interval} from "./schedule-time.js";
 import {extremes} from "./stats.js";
@@ -742,9 +742,9 @@ export function goldChecks(rows: readonly IbResultRow[], schedules: ReadonlyMap<
   return {checks, unchecked: unchecked.size};
 }
 
-/** Items of a prediction as the F1 sees them (the schedule's names it mentions, when known), for showing next to the score. */
+/** Items of a prediction as the F1 sees them (scheduleItems when the schedule is known), for showing next to the score. */
 export const predictedItems = (prediction: string | null, names?: readonly string[]): string[] =>
-  prediction === null ? [] : names ? namesIn(prediction, names) : answerItems(prediction);
+  prediction === null ? [] : names ? scheduleItems(prediction, names) : answerItems(prediction);
 
 // ---------------------------------------------------------------------------
 // The options behind the numbers, said the same way by the page and the CLI.

@@ -9,7 +9,7 @@ import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {compareFromArgs, readCompareRows} from "../../loaders/cli/compare.js";
 import {importSamples} from "../../loaders/samples.js";
-import {openStore, type Store} from "../../loaders/store/db.js";
+import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {compareRuns, type CompareOptions} from "../../src/lib/compare.js";
 
 let dir: string;
@@ -22,11 +22,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sociometer-compare-shared-"));
   store = await openStore(join(dir, "samples.duckdb"));
   await importSamples(store);
-  // A second judge: gpt-4's verdicts, except a strict stage-3 win on six with-COT gpt-4 cases gpt-4 did not call a win.
+  // A second judge: gpt-4's verdicts, except a strict stage-3 win on six with-COT gpt-4 cases among the n2 (the cases with
+  // win rows) that gpt-4 did not call a win.
   await store.conn.run(`INSERT INTO hsii_judgments SELECT * REPLACE ('gpt-4-rerun' AS rater) FROM hsii_judgments WHERE rater = 'gpt-4'`);
   await store.conn.run(`UPDATE hsii_judgments SET verdict = 'win' WHERE rater = 'gpt-4-rerun' AND stage = 3 AND episode_id IN (
     SELECT c.episode_id FROM hsii_cases c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
-    WHERE c.cot AND p.model = 'gpt-4' AND c.episode_id IN (
+    WHERE c.cot AND c.parsed AND c.target_correct AND p.model = 'gpt-4' AND c.episode_id IN (
       SELECT episode_id FROM hsii_judgments WHERE rater = 'gpt-4' AND stage = 3 GROUP BY episode_id HAVING NOT bool_and(verdict = 'win'))
     ORDER BY c.episode_id LIMIT 6)`);
 }, 120_000);
@@ -40,14 +41,20 @@ describe("compare two raters where some metrics have no rater", () => {
   it("leaves stage 1 and 2 out of the family and says so; the CLI and the page's path agree", async () => {
     const c = await compareFromArgs(store, "hsii", Object.entries(A).map(([k, v]) => `${k}=${v}`), Object.entries(B).map(([k, v]) => `${k}=${v}`), holm);
     expect(c.pairing).toBe("instance");
-    expect(c.metrics.map((m) => [m.metric, m.nPaired, m.unpairedA, m.unpairedB])).toEqual([["stage3_win", 60, 0, 0], ["stage4_win", 60, 0, 0]]);
+    // Pairs: the with-COT gpt-4 cases among the n2 that gpt-4 judged at that stage (the default `mean` policy needs one order).
+    const judged = async (stage: number) => (await rows<{n: bigint}>(store.conn, `SELECT count(DISTINCT c.episode_id) AS n FROM hsii_cases c
+      JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1 JOIN hsii_judgments j ON j.episode_id = c.episode_id
+      WHERE c.cot AND c.parsed AND c.target_correct AND p.model = 'gpt-4' AND j.rater = 'gpt-4' AND j.stage = ${stage}`))[0].n;
+    const [n3, n4] = [Number(await judged(3)), Number(await judged(4))];
+    expect(n3).toBeGreaterThan(6);
+    expect(c.metrics.map((m) => [m.metric, m.nPaired, m.unpairedA, m.unpairedB])).toEqual([["stage3_win (mean)", n3, 0, 0], ["stage4_win (mean)", n4, 0, 0]]);
     const [stage3, stage4] = c.metrics;
-    // Six discordant cases, all towards B: exact McNemar p = 2 · 0.5⁶; none on stage 4.
-    expect(stage3.p).toBe(0.03125);
-    expect(stage4.p).toBe(1);
-    // Holm over two tests: 2 · 0.03125 (over four, with the self-paired stages, it was 0.125).
-    expect(stage3.pAdjusted).toBe(0.0625);
-    expect(stage4.pAdjusted).toBe(1);
+    // Six cases better for B, none worse; nothing differs on stage 4.
+    expect(stage3.meanB).toBeGreaterThan(stage3.meanA);
+    expect(stage3.p).toBeLessThan(0.05);
+    expect(stage4.difference).toBe(0);
+    // Holm over two tests, not four with the self-paired stages: the smaller p doubled.
+    expect(stage3.pAdjusted).toBeCloseTo(Math.min(1, 2 * stage3.p), 15);
     expect(c.notes).toContain("left out: stage1_parsed, stage2_target_correct, whose values name no rater, so both sides share them (each would pair with itself)");
     const page = compareRuns("hsii", await readCompareRows(store, "hsii", {a: A, b: B}), A, B, holm);
     expect(page.metrics).toEqual(c.metrics);

@@ -105,8 +105,13 @@ describe("compare on the samples", () => {
 
   it("HSII with and without COT: the same 60 cases, stage rates as paired proportions", async () => {
     const c = await compareFromArgs(store, "hsii", ["model=gpt-4", "cot=without"], ["model=gpt-4", "cot=with"], holm);
+    // Win rows pair only the cases among the n2 (parsed, right target) on both sides, and judged on both.
+    const n2 = Number(await one<bigint>(`WITH w AS (SELECT c.case_id, c.cot FROM hsii_cases c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+      WHERE p.model = 'gpt-4' AND c.parsed AND c.target_correct AND c.episode_id IN (SELECT episode_id FROM hsii_judgments WHERE stage = 3))
+      SELECT count(*) AS x FROM w a JOIN w b ON a.case_id = b.case_id AND a.cot AND NOT b.cot`));
+    expect(n2).toBeGreaterThan(0);
     expect(c.metrics.map((m) => [m.metric, m.kind, m.nPaired])).toEqual([
-      ["stage1_parsed", "binary", 60], ["stage2_target_correct", "binary", 60], ["stage3_win", "binary", 60], ["stage4_win", "binary", 60]]);
+      ["stage1_parsed", "binary", 60], ["stage2_target_correct", "binary", 60], ["stage3_win (mean)", "continuous", n2], ["stage4_win (mean)", "continuous", n2]]);
     const rate = (cot: boolean) => one<number>(`SELECT avg(c.target_correct::INTEGER) AS x FROM hsii_cases c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1 WHERE p.model = 'gpt-4' AND c.cot = ${cot}`);
     const s2 = metric(c, "stage2_target_correct");
     expect(s2.meanA).toBeCloseTo(await rate(false), 12);

@@ -69,12 +69,21 @@ describe("lifelong format", () => {
     expect(e.problem).toBe(`chain cy-dee has more than one episode at index 1: cy-1 at ${join(store.dir, "b.jsonl")} (imported earlier), cy-again at ${join(store.dir, "c.jsonl")}:1`);
   });
 
+  it("imports a half point as it is", async () => {
+    const store = await tempStore();
+    await importFiles(store, "lifelong", [writeFile(store.dir, "h.jsonl", jsonl([record(1, {ratings: [{agent: 1, rater: "j", scores: {believability: 9.5}}]})]))]);
+    expect(await rows(store.conn, "SELECT dimension, value FROM ratings")).toEqual([{dimension: "believability", value: 9.5}]);
+  });
+
   it.each([
     [{ratings: [{agent: 1, rater: "j", checkpoints: [1, 1, 1, 1, 1, 1, 1]}]}, "ratings[0].checkpoints", "expected 8 checkpoint labels (paper checklist), got 7"],
     [{ratings: [{agent: 1, rater: "j", checkpoints: [1, 1, 1, 1, 2, 1, 1, 1]}]}, "ratings[0].checkpoints[4]", "a checkpoint label is 1 (passes) or 0 (fails), got 2"],
     [{ratings: [{agent: 1, rater: "j", checkpoints: [1, 1, 1, 1, true, 1, 1, 1]}]}, "ratings[0].checkpoints[4]", "got true"],
     [{ratings: [{agent: 1, rater: "j", scores: {believability: 11}}]}, "ratings[0].scores.believability", "11 is outside BEL's range [0, 10]"],
     [{ratings: [{agent: 1, rater: "j", scores: {believability: -1}}]}, "ratings[0].scores.believability", "-1 is outside BEL's range [0, 10]"],
+    // Half points are allowed (9.5 imports, below); 9.3 is refused, not rounded.
+    [{ratings: [{agent: 1, rater: "j", scores: {believability: 9.3}}]}, "ratings[0].scores.believability", "9.3 is not a whole or half point (BEL takes 0, 0.5, 1, …, 10)"],
+    [{ratings: [{agent: 1, rater: "j", scores: {goal: 0.25}}]}, "ratings[0].scores.goal", "0.25 is not a whole or half point (GOAL takes 0, 0.5, 1, …, 10)"],
     [{memory_mode: "infinite"}, "memory_mode", "expected one of full, summary, none"],
     [{chain_index: 0}, "chain_index", "expected a whole number from 1"],
     [{agents: [{model: "m", background: 7}]}, "agents[0].background", "expected a string"],

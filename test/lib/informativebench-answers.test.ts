@@ -1,5 +1,5 @@
 import {describe, expect, it} from "vitest";
-import {answerItems, answerMatches, namesIn, normaliseAnswer, saysNothing, scoreAnswer, setF1} from "../../src/lib/informativebench-answers.js";
+import {answerItems, answerMatches, namesIn, normaliseAnswer, saysNothing, scheduleItems, scoreAnswer, setF1} from "../../src/lib/informativebench-answers.js";
 
 describe("normaliseAnswer", () => {
   it("folds case, punctuation, articles and spacing", () => {
@@ -126,12 +126,31 @@ describe("F1 with the schedule's activity names", () => {
     expect(f1("Jerry", ["Lunch with Tom and Jerry"])).toEqual({score: 0, problem: "names no activity of the schedule and does not say none"});
     expect(f1("Roll class", ["Rock and Roll class"]).score).toBe(0);
     expect(f1("Rock and Roll class", ["Rock and Roll class"]).score).toBe(1);
-    expect(f1("The longest activity is Gym, which lasts 3 hours.", ["Gym"]).score).toBe(1);
+    // Free-text pieces that name no activity are items too: P = {gym, "which lasts 3 hours"}, G = {gym}: 2·1 / 3.
+    expect(f1("The longest activity is Gym, which lasts 3 hours.", ["Gym"]).score).toBeCloseTo(2 / 3, 12);
     expect(f1("Gym (Alice), Yoga (Bob)", ["Gym", "Yoga"]).score).toBe(1);
     // P = {gym, yoga}, G = {gym}: 2·1 / 3.
     expect(f1("Gym and Yoga", ["Gym"]).score).toBeCloseTo(2 / 3, 12);
     // A gold that names nothing of the schedule: split, and said.
     expect(f1("Swim", ["Swim"])).toEqual({score: 1, problem: "the gold names no activity of the schedule: items split at commas and \"and\""});
+  });
+
+  it("counts predicted items that name no activity of the schedule in |P| (a new user's repro)", () => {
+    const schedule = ["Gym", "Yoga", "Reading"];
+    const f1 = (p: string, g: string[]) => scoreAnswer("f1", p, g, {context: {names: schedule}}).score;
+    // P = {gym, lunch, dinner, tennis}, G = {gym}: 2·1 / 5, as without the schedule.
+    expect(f1("Gym, Lunch, Dinner and Tennis", ["Gym"])).toBeCloseTo(0.4, 12);
+    expect(scoreAnswer("f1", "Gym, Lunch, Dinner and Tennis", ["Gym"]).score).toBeCloseTo(0.4, 12);
+    // ScheduleMedium-6 of their store: P = {gym, yoga, lunch}, G = {gym, yoga}: 2·2 / 5.
+    expect(f1("Gym, Yoga, Lunch", ["Gym, Yoga"])).toBeCloseTo(0.8, 12);
+    // A set literal: each element one item. P = {gym, lunch}, G = {gym}: 2 / 3.
+    expect(f1("{'Gym', 'Lunch'}", ["Gym"])).toBeCloseTo(2 / 3, 12);
+    expect(scheduleItems("{'Gym', 'Lunch'}", schedule)).toEqual(["gym", "lunch"]);
+    expect(scheduleItems('["Yoga", "Gym"]', schedule)).toEqual(["yoga", "gym"]);
+    // A name split at "and" is still one item; the invented piece is another: 2·1 / 3.
+    expect(scoreAnswer("f1", "Rock and Roll class, Tennis", ["Rock and Roll class"], {context: {names: names}}).score).toBeCloseTo(2 / 3, 12);
+    // Naming only the schedule's activities is unchanged.
+    expect(f1("Gym and Yoga", ["Gym", "Yoga"])).toBe(1);
   });
 
   it("without the schedule, `contains` lets a piece stand for the gold items it contains", () => {

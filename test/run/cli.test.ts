@@ -148,6 +148,7 @@ describe("sociometer judge (child process)", () => {
     const refused = await short(withPassword);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("sociometer: the base URL http://127.0.0.1:9/v1 holds a user name or password");
+    expect(refused.stderr).toContain("give the key in OPENAI_API_KEY (sent as a bearer token), or put a proxy");
     for (const out of [rejected, badId, quoted, refused]) {
       expect(out.stdout + out.stderr).not.toMatch(/\babc\b/);
       expect(out.stdout + out.stderr).not.toContain("pa55word");

@@ -209,6 +209,11 @@ describe("chat client against a local OpenAI-compatible server", () => {
     // Credentials in their usual places, whatever the key was.
     expect(redact('Authorization: Bearer sk-other-key; api_key=zz9 {"api-key": "q1"} API key provided: sk-ab**cd', [])).toBe(
       'Authorization: Bearer ***; api_key=*** {"api-key": "***"} API key provided: ***');
+    // The workbench's own words are not a credential (a new user's refusal read "sent as a bearer ***, or put …").
+    const own = "give the key in OPENAI_API_KEY (sent as a bearer token), or put a proxy in front";
+    expect(redact(own, ["pa55word-xyz"])).toBe(own);
+    // A capitalised scheme, or a value that is not a plain word, is still replaced; a plain word that is a secret too.
+    expect(redact("bearer sk-live-9; Bearer token; bearer abc", ["abc"])).toBe("bearer ***; Bearer ***; bearer ***");
   });
 
   it("takes the key out of an answer in each of its forms, and leaves the model's words alone", async () => {

@@ -95,7 +95,7 @@ describe("sotopia-eval judge", () => {
   });
 
   it.each([
-    ["a missing field", (a: Record<string, Record<string, unknown>>) => delete a.agent_1.goal, "agent_1.goal: expected a JSON object, got undefined"],
+    ["a missing field", (a: Record<string, Record<string, unknown>>) => delete a.agent_1.goal, "agent_1.goal: expected a JSON object, got nothing (the field is missing)"],
     ["a half point", (a: Record<string, Record<string, {score: number}>>) => (a.agent_1.goal.score = 6.5), "agent_1.goal.score: 6.5 is not a whole number (GOAL is scored in integers)"],
     ["an empty rationale", (a: Record<string, Record<string, {rationale: string}>>) => (a.agent_2.knowledge.rationale = " "), "agent_2.knowledge.rationale: expected a non-empty string"],
   ])("names %s in the failure", async (_, spoil, problem) => {

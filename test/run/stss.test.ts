@@ -277,7 +277,9 @@ describe("run stss with bad answers: retried, then recorded as failed", () => {
     const [rec] = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(rec.transcript).toHaveLength(2);
     expect(rec.summary).toBeNull();
-    expect(rec.settings.ended).toBe("leave");
+    // Failed, as the README says, though the talk itself ended with a leave (kept in the transcript).
+    expect(rec.settings.ended).toBe("failed");
+    expect(rec.transcript[1].text).toBe("Agreed, see you then.");
     expect(rec.settings.failure).toEqual({stage: "summary", agent: 2, attempts: Array.from({length: 3}, () => ({
       answer: JSON.stringify({summary: "As an AI, I do not keep notes of conversations."}), problem: "it declines to write the summary; write it as the character"}))});
   });

@@ -313,7 +313,11 @@ export async function playConversation(chat: Chat, unit: StssUnit, plan: TaskPla
   }, checkSummary, o.maxAttempts);
   played.requests += summary.attempts.length;
   if (summary.ok) played.summary = summary.value;
-  else played.failure ??= {stage: "summary", agent: 2, attempts: summary.attempts};
+  else {
+    // A summary never written fails the conversation (README), whatever ended the talk: the transcript keeps that.
+    played.ended = "failed";
+    played.failure ??= {stage: "summary", agent: 2, attempts: summary.attempts};
+  }
   return played;
 }
 
