@@ -3,7 +3,6 @@
 // defaults the library finds from the rows themselves, and the pair counts
 // over the rows' counts per keys, metric and task equal to those over the rows.
 
-import type {DuckDBConnection} from "@duckdb/node-api";
 import {afterEach, describe, expect, it} from "vitest";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {modelPairsSql} from "../../loaders/cli/compare-pairs.js";
@@ -12,6 +11,7 @@ import {rows, type Store} from "../../loaders/store/db.js";
 import {compareChoices} from "../../src/data/compare-choices.js";
 import {stageCompareRows} from "../../src/data/compare-rows.js";
 import {COMPARE_BENCHMARKS, defaultSides, type ModelPairCount} from "../../src/lib/compare.js";
+import {recordingStore} from "../helpers/recording-store.js";
 import {tempStore} from "../helpers/store.js";
 
 const db = process.env.SOCIOMETER_DB;
@@ -20,21 +20,7 @@ afterEach(() => {
   else process.env.SOCIOMETER_DB = db;
 });
 
-/** `store` with every statement its connection runs or reads recorded in `ran`. */
-function recording(store: Store, ran: string[]): Store {
-  const conn = new Proxy(store.conn, {
-    get(target, name) {
-      const value = Reflect.get(target, name, target) as unknown;
-      if (typeof value !== "function") return value;
-      if (name !== "run" && name !== "runAndReadAll") return value.bind(target);
-      return (sql: string, ...rest: unknown[]) => {
-        ran.push(sql);
-        return (value as (...a: unknown[]) => unknown).call(target, sql, ...rest);
-      };
-    },
-  }) as DuckDBConnection;
-  return {...store, conn};
-}
+const recording = (store: Store, ran: string[]): Store => recordingStore(store, ran, ["run", "runAndReadAll"]);
 
 const sortPairs = (ps: ModelPairCount[]) => ps.slice().sort((x, y) => `${x.model_a}|${x.model_b}|${x.rater}`.localeCompare(`${y.model_a}|${y.model_b}|${y.rater}`));
 

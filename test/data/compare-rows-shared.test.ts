@@ -5,7 +5,6 @@
 
 import {readFileSync, symlinkSync} from "node:fs";
 import {join} from "node:path";
-import type {DuckDBConnection} from "@duckdb/node-api";
 import {afterEach, describe, expect, it} from "vitest";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {rows, type Store} from "../../loaders/store/db.js";
@@ -15,6 +14,7 @@ import {runLoaders} from "../../src/data/site-cache.js";
 import {COMPARE_BENCHMARKS} from "../../src/lib/compare.js";
 import {REPO} from "../helpers/fixtures.js";
 import {runLoaderAlone} from "../helpers/run-loader.js";
+import {recordingStore} from "../helpers/recording-store.js";
 import {tempDir, tempStore} from "../helpers/store.js";
 
 const db = process.env.SOCIOMETER_DB;
@@ -23,20 +23,7 @@ afterEach(() => {
   else process.env.SOCIOMETER_DB = db;
 });
 
-/** `store` with every statement its connection runs recorded in `ran`. */
-function recording(store: Store, ran: string[]): Store {
-  const conn = new Proxy(store.conn, {
-    get(target, name) {
-      const value = Reflect.get(target, name, target) as unknown;
-      if (name !== "run" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
-      return (sql: string, ...rest: unknown[]) => {
-        ran.push(sql);
-        return (value as (...a: unknown[]) => unknown).call(target, sql, ...rest);
-      };
-    },
-  }) as DuckDBConnection;
-  return {...store, conn};
-}
+const recording = (store: Store, ran: string[]): Store => recordingStore(store, ran, ["run"]);
 
 describe("the compare rows, staged once per process", () => {
   it("stages SOTOPIA's rows once: a second staging in the same process reads them and runs none of their steps", async () => {
