@@ -165,7 +165,7 @@ const POINTS_OF = (v: string) => `CASE ${v} WHEN 'win' THEN 1.0 WHEN 'tie' THEN 
  * case is not a pair for that metric (METRICS.md § HSII, as `report hsii`).
  */
 const WIN_SCORE: Record<WinPolicy, {needs: string; value: string}> = {
-  mean: {needs: "forward IS NOT NULL OR swapped IS NOT NULL", value: `(coalesce(${POINTS_OF("forward")}, ${POINTS_OF("swapped")}) + coalesce(${POINTS_OF("swapped")}, ${POINTS_OF("forward")})) / 2`},
+  mean: {needs: "forward IS NOT NULL AND swapped IS NOT NULL", value: `(${POINTS_OF("forward")} + ${POINTS_OF("swapped")}) / 2`},
   strict: {needs: "forward IS NOT NULL AND swapped IS NOT NULL", value: "CASE WHEN forward = 'win' AND swapped = 'win' THEN 1.0 ELSE 0.0 END"},
   first: {needs: "forward IS NOT NULL", value: POINTS_OF("forward")},
 };
