@@ -263,7 +263,8 @@ describeWithFixtures("data loaders", () => {
       const [failures] = await rows<{n: number; failed: number}>(conn, `SELECT sum(n)::INTEGER AS n, sum(failed)::INTEGER AS failed FROM ${parquet("checkpoint-failures")}`);
       expect(failures).toEqual({n: expected.checkpoints, failed: expected.failed});
       const pairs = await rows<{llm_rater: string; checkpoints: number; outside: number}>(conn,
-        `SELECT llm_rater, count(DISTINCT dimension) AS checkpoints, count(*) FILTER (WHERE llm NOT IN (0, 1) OR human NOT IN (0, 1)) AS outside
+        `SELECT llm_rater, count(DISTINCT dimension) AS checkpoints,
+                count(*) FILTER (WHERE llm_runs < 1 OR human_runs < 1 OR llm_passes NOT BETWEEN 0 AND llm_runs OR human_passes NOT BETWEEN 0 AND human_runs) AS outside
          FROM ${parquet("checkpoint-pairs")} GROUP BY llm_rater`);
       expect(pairs).toEqual([{llm_rater: "gpt-4", checkpoints: 8, outside: 0}]);
     } finally {

@@ -104,10 +104,13 @@ describeWithFixtures("re-reading the annotation-study logs after the sotopia rea
     expect(await count(store, "SELECT count(*) FROM spoken_words")).toBe(1148);
     expect(await count(store, "SELECT count(*) FROM ratings WHERE episode_id NOT IN (SELECT episode_id FROM episodes)")).toBe(0);
     expect((await rows<{content: string}>(store.conn, lastOf))[0].content.endsWith("enjoy this vacation together.")).toBe(true);
-    expect(await rows(store.conn, `SELECT s.format, r.reader_version, count(*)::INT AS n, list(DISTINCT s.notes) AS notes
+    // A source keeps its reader's notes (shown again when the file comes back unchanged): one ratings file's model
+    // column is a spreadsheet fill series.
+    expect(await rows(store.conn, `SELECT s.format, r.reader_version, count(*)::INT AS n, list(DISTINCT s.notes ORDER BY s.notes NULLS FIRST) AS notes
       FROM sources s JOIN source_readers r USING (source_id) GROUP BY ALL ORDER BY ALL`)).toEqual([
       {format: "sotopia", reader_version: 2, n: 154, notes: ["re-read: the sotopia reader changed since this file was imported (version 1 → 2)"]},
-      {format: "sotopia-ratings", reader_version: 1, n: 6, notes: [null]},
+      {format: "sotopia-ratings", reader_version: 1, n: 6, notes: [null,
+        "the model column counts up row by row (\"mistral-selftrain-round2\" on line 2 … \"mistral-selftrain-round56\" on line 57), as a spreadsheet fill series does, and so names one episode differently on different rows: read as one model, \"mistral-selftrain-round\""]},
     ]);
     // Imported by version 2 now, the logs are unchanged; so are the ratings files, read by the version that reads them today.
     const before = await snapshot(store);
