@@ -427,10 +427,15 @@ const WATCH = `(() => {
       const nodes = Array.from(r.addedNodes).concat(Array.from(r.removedNodes));
       if (nodes.length > 0 && nodes.every(isAside)) continue;
       w.__agree.last = now;
+      // What changed last, for the log of a slow change: a change's time ends at the last DOM change not set aside above.
+      w.__agree.lastChange = (r.target.outerHTML ?? "").slice(0, 120) + " gained " + Array.from(r.addedNodes).map((n) => (n.outerHTML ?? n.textContent ?? "").slice(0, 120)).join(" | ");
       return;
     }
   }).observe(document, {childList: true, subtree: true, characterData: true});
 })();`;
+
+/** A ready change (a lookup) slower than this gets its last DOM change logged: it has been another section's output, not the change's. */
+const SLOW_READY_MS = 300;
 
 /** Sets an input as a reader would (value, then an input event) and returns the event's time on the page's clock. */
 const SET_INPUT = `(input) => {
@@ -531,6 +536,8 @@ export async function measurePage(dist: string, repeat: number, log: (m: string)
       for (const change of PAGE_CHANGES) {
         const at = await setInput(page, change.input);
         run.ready.get(change.name)!.push(await untilQuiet(page, at, 700));
+        const took = run.ready.get(change.name)!.at(-1)!;
+        if (took > SLOW_READY_MS) log(`agreement-page (browser): ready ${change.name} took ${took.toFixed(0)} ms; the last DOM change: ${await page.evaluate(() => (window as unknown as {__agree: {lastChange?: string}}).__agree.lastChange ?? "none")}`);
         await setInput(page, change.back);
         await untilQuiet(page, at, 700);
         await waitForWorker(page, true);
