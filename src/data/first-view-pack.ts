@@ -17,7 +17,8 @@ import initParquet, {readParquet} from "parquet-wasm/esm";
 import {exportQuery} from "../../loaders/store/export.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {decodeIpcRows, encodePack, encodeView, orderBy, type Row} from "../client/tables.js";
-import {sharedResult} from "./shared-query.js";
+import {redactStrings} from "./redaction.js";
+import {sharedResult, sharedStoredResult} from "./shared-query.js";
 import {withStore} from "./store.js";
 
 /**
@@ -30,8 +31,20 @@ import {withStore} from "./store.js";
 export type PackTable =
   | string
   | {from: string; sql: (source: string) => string}
-  | {view: (rowsOf: (sql: string) => Promise<Row[]>, partsOf: PartsOf, summaryOf: SummaryOf) => unknown | Promise<unknown>}
-  | {columns: (rowsOf: (sql: string) => Promise<Row[]>) => PackColumns | Promise<PackColumns>};
+  | ({view: (rowsOf: (sql: string) => Promise<Row[]>, partsOf: PartsOf, summaryOf: SummaryOf) => unknown | Promise<unknown>} & Computed)
+  | ({columns: (rowsOf: (sql: string) => Promise<Row[]>) => PackColumns | Promise<PackColumns>} & Computed);
+
+/**
+ * How a computed table reads the store. By default its queries' rows come
+ * redacted, as the page would read them. `asStored: true` gives it the text as
+ * stored, for computations whose numbers depend on the text (scoring answers:
+ * two redacted answers would look alike, as `report` never sees them), and
+ * redacts every string of its output instead, with the same rule
+ * (redactStrings).
+ */
+interface Computed {
+  asStored?: boolean;
+}
 
 /**
  * The rows of `sql`'s result one group of the `by` columns at a time, groups in
@@ -45,7 +58,7 @@ export type PartsOf = (sql: string, by: readonly string[]) => Promise<{parts: nu
 /**
  * The rows of a summary of `from`'s result, whose SQL reads that result as
  * `source`: counts and the like a view needs before it reads the parts, taken
- * from the same (redacted) rows the parts hold.
+ * from the same rows the parts hold.
  */
 export type SummaryOf = (from: string, sql: (source: string) => string) => Promise<Row[]>;
 
@@ -61,9 +74,8 @@ function encodeColumns(columns: PackColumns): Uint8Array {
 const quoted = (path: string): string => `'${path.replaceAll("'", "''")}'`;
 const identifier = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/** PartsOf over the store: the result written once (sharedResult), each group read back by its row numbers in that file. */
-async function partsOfResult(store: Store, dir: string, sql: string, by: readonly string[]): Promise<{parts: number; read: () => AsyncGenerator<Row[]>}> {
-  const file = await sharedResult(store, sql);
+/** PartsOf over a query's result file (written once: sharedResult, or sharedStoredResult), each group read back by its row numbers in that file. */
+async function partsOfResult(file: string, store: Store, dir: string, by: readonly string[]): Promise<{parts: number; read: () => AsyncGenerator<Row[]>}> {
   const source = `read_parquet(${quoted(file)}, file_row_number = true)`;
   const keys = by.map(identifier).join(", ");
   const groups = orderBy(await rows<Row & {first: number; last: number; n: number}>(store.conn,
@@ -135,15 +147,19 @@ export async function emitFirstViewPack(tables: Readonly<Record<string, PackTabl
     try {
       const entries: {name: string; ipc: Uint8Array}[] = [];
       for (const [name, table] of Object.entries(tables)) {
+        const stored = typeof table === "object" && "asStored" in table && table.asStored === true;
+        const resultOf = (sql: string) => (stored ? sharedStoredResult : sharedResult)(store, sql);
+        const shipped = <T>(value: T): T => (stored ? redactStrings(value) : value);
         // The rows as the browser would decode them from the same query, then the page's own functions.
-        const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await sharedResult(store, sql))).intoIPCStream());
+        const rowsOf = async (sql: string) => decodeIpcRows(readParquet(readFileSync(await resultOf(sql))).intoIPCStream());
         if (typeof table === "object" && "view" in table) {
-          const summaryOf: SummaryOf = async (from, sql) => rows<Row>(store.conn, sql(`read_parquet(${quoted(await sharedResult(store, from))})`));
-          entries.push({name, ipc: encodeView(await table.view(rowsOf, (sql, by) => partsOfResult(store, dir, sql, by), summaryOf))});
+          const summaryOf: SummaryOf = async (from, sql) => rows<Row>(store.conn, sql(`read_parquet(${quoted(await resultOf(from))})`));
+          const partsOf: PartsOf = async (sql, by) => partsOfResult(await resultOf(sql), store, dir, by);
+          entries.push({name, ipc: encodeView(shipped(await table.view(rowsOf, partsOf, summaryOf)))});
           continue;
         }
         if (typeof table === "object" && "columns" in table) {
-          entries.push({name, ipc: encodeColumns(await table.columns(rowsOf))});
+          entries.push({name, ipc: encodeColumns(shipped(await table.columns(rowsOf)))});
           continue;
         }
         let file: string;

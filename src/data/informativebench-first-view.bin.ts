@@ -17,7 +17,8 @@ import {ibFirstViewByParts} from "./informativebench-first-view-parts.js";
 const settingsColumns = IB_SETTINGS.map((x) => x.key).join(", ");
 
 await emitFirstViewPack({
-  ib_first: {view: async (rowsOf, partsOf, summaryOf) => {
+  // Answers are scored from their text as stored, as `report informativebench` scores them; the view is redacted after (first-view-pack.ts).
+  ib_first: {asStored: true, view: async (rowsOf, partsOf, summaryOf) => {
     // By question, so parquet-wasm's Arrow copy holds one read (at most 20,000 rows, partsOf), not the largest part's 100k at ×100.
     const results = await partsOf(IB_RESULTS_SQL, ["model", "dataset", "question_id"]);
     const updates = await partsOf(IB_PLAN_UPDATES_SQL, ["episode_id"]);

@@ -15,7 +15,8 @@ await emitFirstViewPack({
   ib_plans: IB_PLAN_UPDATES_SQL,
   ib_consensus: IB_CONSENSUS_SQL,
   ib_schedules: IB_SCHEDULES_SQL,
-  ib_scores: {columns: async (rowsOf) => {
+  // Scored from the text as stored (a redacted answer could match a redacted gold), the problems redacted after (first-view-pack.ts); the rows above ship redacted, in the same order (ib_results' key, episode_id, ends the order).
+  ib_scores: {asStored: true, columns: async (rowsOf) => {
     const scores = recordScores(informativeBenchData({
       ib_results: await rowsOf(IB_RESULTS_SQL), ib_plans: await rowsOf(IB_PLAN_UPDATES_SQL),
       ib_consensus: await rowsOf(IB_CONSENSUS_SQL), ib_schedules: await rowsOf(IB_SCHEDULES_SQL),

@@ -5,7 +5,17 @@
 import type {DuckDBConnection} from "@duckdb/node-api";
 import {rows} from "../../loaders/store/db.js";
 
-/** Substrings shaped like credentials: OpenAI / Anthropic / Hugging Face / GitHub / Google / AWS keys, bearer tokens, `api_key: …` pairs. RE2 syntax (DuckDB). */
+// RE2 (DuckDB) and JavaScript (with the u flag) read the pattern below alike,
+// so the site redacts the same substrings whichever side does it: no inline
+// flags (JavaScript has none), ASCII whitespace spelt out (the two engines'
+// \s differ), and case-blind words as classes of every letter RE2's case
+// folding matches (ſ for s, the Kelvin sign for k).
+const WHITESPACE = "\\t\\n\\f\\r ";
+const FOLDS: Readonly<Record<string, string>> = {s: "Ss\u017F", k: "Kk\u212A"};
+const caseless = (word: string): string =>
+  Array.from(word, (c) => (/[a-z]/.test(c) ? `[${FOLDS[c] ?? c.toUpperCase() + c}]` : c)).join("");
+
+/** Substrings shaped like credentials: OpenAI / Anthropic / Hugging Face / GitHub / Google / AWS keys, bearer tokens, `api_key: …` pairs. RE2 and JavaScript (u flag) syntax. */
 export const KEY_PATTERN = [
   // At a word's start: "ask-for-help-with-…" or "task-…" ids are no keys.
   "\\bsk-[A-Za-z0-9_-]{16,}",
@@ -13,15 +23,33 @@ export const KEY_PATTERN = [
   "gh[pousr]_[A-Za-z0-9]{20,}",
   "AIza[0-9A-Za-z_-]{30,}",
   "AKIA[0-9A-Z]{16}",
-  "(?i:bearer)\\s+[A-Za-z0-9._~+/=-]{12,}",
+  `${caseless("bearer")}[${WHITESPACE}]+[A-Za-z0-9._~+/=-]{12,}`,
   // A scheme word after the name ("Authorization: Bearer …") belongs to the secret, not to its label.
-  "(?i:api[_-]?key|x-api-key|authorization|secret|password)[\"']?\\s*[:=]\\s*[\"']?(?:(?i:bearer|basic|token)\\s+)?[^\\s\"',}]{6,}",
+  `(?:${["api", "x-api-key", "authorization", "secret", "password"].map((w) => (w === "api" ? `${caseless("api")}[_-]?${caseless("key")}` : caseless(w))).join("|")})` +
+    `["']?[${WHITESPACE}]*[:=][${WHITESPACE}]*["']?(?:(?:${["bearer", "basic", "token"].map(caseless).join("|")})[${WHITESPACE}]+)?[^${WHITESPACE}"',}]{6,}`,
 ].join("|");
 
 /** What replaces a key-shaped substring. */
 export const REDACTED = "[redacted]";
 
 const PATTERN_LITERAL = `'${KEY_PATTERN.replaceAll("'", "''")}'`;
+
+const KEY_REGEXP = new RegExp(KEY_PATTERN, "gu");
+
+/** `text` with every key-shaped substring replaced by REDACTED: what redactedTextSql gives in DuckDB, for values computed in JavaScript. */
+export const redactText = (text: string): string => text.replace(KEY_REGEXP, REDACTED);
+
+/** `value` with every string in it (at any depth of arrays and plain objects, keys included) passed through redactText. */
+export function redactStrings<T>(value: T): T {
+  if (typeof value === "string") return redactText(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v)) as T;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redactText(k)] = redactStrings(v);
+    return out as T;
+  }
+  return value;
+}
 
 /** SQL: the text `sql` with every key-shaped substring replaced by REDACTED. */
 export const redactedTextSql = (sql: string): string => `regexp_replace(${sql}, ${PATTERN_LITERAL}, '${REDACTED}', 'g')`;

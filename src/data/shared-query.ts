@@ -53,6 +53,17 @@ export function sharedResult(store: Store, sql: string): Promise<string> {
 }
 
 /**
+ * Like sharedResult, but the text as stored, not redacted: only for a loader
+ * that computes from the text itself (scoring answers, where a redacted
+ * "password: …" would match another) and redacts what it outputs
+ * (first-view-pack.ts, `asStored`). The file stays in this process's
+ * temporary folder and is never shipped.
+ */
+export function sharedStoredResult(store: Store, sql: string): Promise<string> {
+  return sharedFile(`stored query\u0000${sql}`, (file) => exportQuery(store.conn, sql, file, "parquet"));
+}
+
+/**
  * The path of a Parquet file that `make` writes (given the path) for `name`
  * over the store as it is now, made by the first caller in this process and
  * reused by the others while the store is unchanged. `make` writes only what
