@@ -6,7 +6,7 @@
 import {POOLED_CORRELATION_REASON} from "../lib/agreement-labels.js";
 import type {AgreementRow} from "../lib/agreement.js";
 import {pText, stars} from "../client/agreement.js";
-import {el, fixed, headCell, numCell, percent} from "./dom.js";
+import {el, fixed, headCell, numCell, percent, scrollBox} from "./dom.js";
 
 interface DimensionLine {
   key: string;
@@ -83,10 +83,8 @@ export function correlationTable(rows: readonly AgreementRow[], {dimensions}: {d
       );
     }
   }
-  // Fifteen numeric columns: on a narrow screen the table scrolls, not the page.
-  const scroll = el("div", undefined, "table-scroll");
-  scroll.append(table);
-  return scroll;
+  // Fifteen numeric columns.
+  return scrollBox(table);
 }
 
 /**

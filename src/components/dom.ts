@@ -16,6 +16,13 @@ export function textBlock(text: string, testId?: string, className?: string): HT
   return p;
 }
 
+/** `content` in a box that scrolls sideways when it is wider than the page: on a narrow screen a wide table or chart scrolls, not the page. */
+export function scrollBox(content: Node): HTMLDivElement {
+  const box = el("div", undefined, "table-scroll");
+  box.append(content);
+  return box;
+}
+
 /** A collapsed `<details>` holding `content` under a `summary` line: the table behind a chart, one click away. */
 export function details(summary: string, content: Node, testId?: string): HTMLDetailsElement {
   const d = el("details", undefined, "behind");

@@ -116,8 +116,12 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
   const stages = ["n: cases", "n1: parsed", "n2: right target", "judged at stage 3", "n3: stage-3 wins", "judged at stage 4", "n4: stage-4 wins"];
   const passing = stages.slice(0, 3);
   const wins = stages.slice(2);
-  // Room for the model names at the left and the two parts side by side.
-  const partWidth = Math.max(160, Math.floor((width - 170 - 2 * 110 - 20) / 2));
+  // Room for the model names at the left, each part's stage labels and its numbers past the bars (about
+  // 490 px in all: the 410 reserved before drew the chart 832 px wide in an 800 px window), then the two
+  // parts side by side; below 120 px a part the chart is wider than the page and scrolls in its box.
+  const partWidth = Math.max(120, Math.floor((width - 490) / 2));
+  // Both parts' rows as tall as the taller part's (five stages), so a model's two rows line up across the chart.
+  const rowHeight = wins.length * 16;
   // One faceted chart per part, side by side, each with its own three stages as its y domain: one facet
   // with independent y scales made Vega-Lite union each cell's stages across its layers' sources, and warn.
   const part = (name: string, first: boolean) => ({
@@ -126,7 +130,7 @@ export function stageChart(rows: readonly HsiiModelRow[], {width, policy}: {widt
     facet: {row: {field: "model", type: "nominal", title: null, header: first ? {labelAngle: 0, labelAlign: "left", labelLimit: 160} : {labels: false}}},
     spec: {
       width: partWidth,
-      height: {step: 16},
+      height: rowHeight,
       encoding: {
         y: {field: "stage", type: "nominal", sort: stages, title: null, scale: {domain: name === STAGE_PARTS.passing ? passing : wins}},
         x: {field: "value", type: "quantitative", title: "Cases"},
