@@ -86,7 +86,8 @@ export async function run(context: BenchContext): Promise<string> {
   const scoreBase = median(scoring.get("items")!);
   const mediumRecords = records.filter((r) => r.dataset === "ScheduleMedium").length;
   return [
-    "## Named readings: HSII win policy on Compare, ScheduleMedium free text (issue 18 house standard, branch opts)",
+    `## Named readings: HSII win policy on Compare, ScheduleMedium free text (issue 18 house standard, branch opts, ${new Date().toISOString().slice(0, 10)}, ` +
+      `load ${loads.reduce((a, b) => Math.min(a, b), Infinity).toFixed(1)}–${loads.reduce((a, b) => Math.max(a, b), 0).toFixed(1)})`,
     "",
     `${machine([`1-minute load average ${loads.reduce((a, b) => Math.min(a, b), Infinity).toFixed(1)}–${loads.reduce((a, b) => Math.max(a, b), 0).toFixed(1)} during the runs`])}; ` +
       `the bundled samples; median of ${context.repeat} runs of each way, alternating; (×) is the ratio to the baseline of the same run.`,
