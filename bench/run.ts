@@ -49,6 +49,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   "run-stss": () => import("./run-stss.js"),
   compare: () => import("./compare.js"),
   "compare-default": () => import("./compare-default.js"),
+  "named-options": () => import("./named-options.js"),
   "agreement-page": () => import("./agreement-page.js"),
   build: () => import("./build.js"),
 };

@@ -8,8 +8,9 @@ import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {DuckDBConnection} from "@duckdb/node-api";
-import {HSII_COMPARE_SQL, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_STEPS, STSS_COMPARE_SQL, type StepwiseQuery} from "../queries/compare.js";
+import {HSII_COMPARE_SQL, hsiiCompareSql, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_STEPS, STSS_COMPARE_SQL, type StepwiseQuery} from "../queries/compare.js";
 import type {CompareBenchmark} from "../../src/lib/compare.js";
+import type {WinPolicy} from "../../src/lib/hsii.js";
 
 /** Each SQL-scored benchmark's rows query (InformativeBench is scored in JS). */
 export const COMPARE_QUERIES: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, StepwiseQuery>> = {
@@ -18,6 +19,10 @@ export const COMPARE_QUERIES: Readonly<Record<Exclude<CompareBenchmark, "informa
   hsii: {steps: [], last: HSII_COMPARE_SQL},
   stss: {steps: [], last: STSS_COMPARE_SQL},
 };
+
+/** A benchmark's rows query with HSII's wins under `winPolicy` (default mean): the other benchmarks have no such choice. */
+export const compareQuery = (benchmark: keyof typeof COMPARE_QUERIES, winPolicy: WinPolicy = "mean"): StepwiseQuery =>
+  benchmark === "hsii" && winPolicy !== "mean" ? {steps: [], last: hsiiCompareSql(winPolicy)} : COMPARE_QUERIES[benchmark];
 
 /**
  * Runs `fn` with the last query of `query`, its steps staged as temporary

@@ -8,7 +8,7 @@ import {outputFormat, render, type ResultTable} from "./output.js";
 import {IB_SOURCES_SQL} from "../queries/compare.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../queries/informativebench.js";
 import {modelPairsSql, pairInStore, readCoded} from "./compare-pairs.js";
-import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "./compare-stage.js";
+import {boundCompareMemory, compareQuery, withStagedQuery} from "./compare-stage.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
@@ -16,18 +16,25 @@ import {
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
+import type {WinPolicy} from "../../src/lib/hsii.js";
+import {WIN_POLICIES, winPolicyNote} from "../../src/client/compare-summary.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
 import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
 
 export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
-  "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--db FILE]";
+  "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first] [--db FILE]";
+
+/** What --help adds about --win-policy: the choice `report hsii --win-policy` offers, in the same words. */
+const WIN_POLICY_HELP = "  --win-policy mean|strict|first: hsii only, how a stage-3/4 win counts over the two orders, as report hsii --win-policy: " +
+  "mean (default: win 1, tie 0.5, loss 0, averaged over both orders), strict (a win only when both orders say win), first (the forward order only)";
 
 /**
- * Runs `fn` with the query of a benchmark's rows, its steps staged
- * (compare-stage.ts); InformativeBench, scored in JS, has none: null.
+ * Runs `fn` with the query of a benchmark's rows (HSII's wins under
+ * `winPolicy`), its steps staged (compare-stage.ts); InformativeBench, scored
+ * in JS, has none: null.
  */
-async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (sql: string | null) => Promise<T>): Promise<T> {
-  return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], fn);
+async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (sql: string | null) => Promise<T>, winPolicy: WinPolicy = "mean"): Promise<T> {
+  return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, compareQuery(benchmark, winPolicy), fn);
 }
 
 /**
@@ -35,8 +42,8 @@ async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (
  * sides), as the comparison reads them: filtered in SQL, so a large store
  * sends only the two sides' rows.
  */
-export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}): Promise<CompareRow[]> {
-  return withRowsQuery(store, benchmark, (sql) => readRowsOver(store, benchmark, sql, sides));
+export async function readCompareRows(store: Store, benchmark: CompareBenchmark, sides?: {a: Side; b: Side}, winPolicy: WinPolicy = "mean"): Promise<CompareRow[]> {
+  return withRowsQuery(store, benchmark, (sql) => readRowsOver(store, benchmark, sql, sides), winPolicy);
 }
 
 /** readCompareRows over the rows' query `sql` (null for InformativeBench). */
@@ -100,12 +107,12 @@ const num = (flag: string, value: string | undefined, ok: (n: number) => boolean
   return n;
 };
 
-/** The comparison's tables: one row per metric, the changed items, the unpaired items. */
-export function comparisonTables(c: Comparison): ResultTable[] {
-  const notes = [c.statement, ...c.notes];
+/** The comparison's tables: one row per metric, the changed items, the unpaired items; an HSII comparison's header names its win policy. */
+export function comparisonTables(c: Comparison, winPolicy: WinPolicy = "mean"): ResultTable[] {
+  const notes = [c.statement, ...(c.benchmark === "hsii" ? [winPolicyNote(winPolicy)] : []), ...c.notes];
   return [
     {
-      title: `Compare ${c.benchmark}: B − A per metric`,
+      title: `Compare ${c.benchmark}: B − A per metric${c.benchmark === "hsii" ? ` (win policy ${winPolicy})` : ""}`,
       notes,
       columns: ["metric", "kind", "n_paired", "n_unpaired_a", "n_unpaired_b", "mean_a", "mean_b", "difference", "lo", "hi", "boot_lo", "boot_hi", "p", "p_adjusted", "p_wilcoxon", "test"],
       rows: c.metrics.map((m) => ({
@@ -151,14 +158,19 @@ const namesRater = (words: readonly string[]): boolean => words.some((w) => w.st
  * Runs the comparison a command line asks for on an open store: of the
  * benchmark named, else of the first (in COMPARE_BENCHMARKS order) with any
  * rows. Each benchmark's rows are staged once for its default sides and its
- * comparison.
+ * comparison. HSII's stage-3/4 wins are scored under `winPolicy` (default
+ * mean); a policy given for another benchmark is refused.
  */
-export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions): Promise<Comparison> {
+export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions,
+  winPolicy?: WinPolicy): Promise<Comparison> {
   const named = COMPARE_BENCHMARKS.find((b) => b === benchmarkName);
   if (benchmarkName !== undefined && !named) throw new Error(`compare: no benchmark "${benchmarkName}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
+  if (winPolicy !== undefined && named !== undefined && named !== "hsii") throw new Error(`--win-policy applies to hsii only, not ${named}`);
   for (const benchmark of named ? [named] : COMPARE_BENCHMARKS) {
-    const comparison = await withRowsQuery(store, benchmark, (sql) => compareBenchmark(store, benchmark, sql, named !== undefined, aWords, bWords, options));
-    if (comparison) return comparison;
+    const comparison = await withRowsQuery(store, benchmark, (sql) => compareBenchmark(store, benchmark, sql, named !== undefined, aWords, bWords, options), winPolicy);
+    if (!comparison) continue;
+    if (winPolicy !== undefined && benchmark !== "hsii") throw new Error(`--win-policy applies to hsii only, and the comparison is of ${benchmark}: name hsii (sociometer compare hsii …)`);
+    return comparison;
   }
   throw new Error(named ? `compare: the store has no ${named} scores to compare` : "compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
 }
@@ -224,13 +236,14 @@ export async function compareCommand(argv: string[]): Promise<number> {
       cluster: {type: "string"},
       unpaired: {type: "boolean"},
       changed: {type: "string"},
+      "win-policy": {type: "string"},
       db: {type: "string"},
       quiet: {type: "boolean"},
       help: {type: "boolean", short: "h"},
     },
   }, () => COMPARE_USAGE);
   if (values.help) {
-    process.stdout.write(`${COMPARE_USAGE}\n  keys per benchmark: ${COMPARE_BENCHMARKS.map((b) => `${b}: ${BENCHMARK_KEYS[b].join(", ")}`).join("; ")}\n`);
+    process.stdout.write(`${COMPARE_USAGE}\n  keys per benchmark: ${COMPARE_BENCHMARKS.map((b) => `${b}: ${BENCHMARK_KEYS[b].join(", ")}`).join("; ")}\n${WIN_POLICY_HELP}\n`);
     return 0;
   }
   if (positionals.length > 1) throw new Error(`compare takes one benchmark, not ${positionals.join(" ")}\nusage: ${COMPARE_USAGE}`);
@@ -238,6 +251,8 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (values.cluster !== undefined && values.cluster !== "scenario") throw new Error(`--cluster must be scenario, not ${values.cluster}`);
   const interval = values.interval as IntervalMethod | undefined;
   if (interval !== undefined && !INTERVAL_METHODS.includes(interval)) throw new Error(`--interval must be ${INTERVAL_METHODS.join(" or ")}, not ${interval}`);
+  const winPolicy = values["win-policy"] as WinPolicy | undefined;
+  if (winPolicy !== undefined && !WIN_POLICIES.includes(winPolicy)) throw new Error(`--win-policy must be ${WIN_POLICIES.join(" or ")}, not ${winPolicy}`);
   const options: CompareOptions = {
     adjust: multiplicityMethod(values.adjust ?? "holm"),
     resamples: num("resamples", values.resamples, (n) => Number.isInteger(n) && n >= 1, "a whole number ≥ 1"),
@@ -253,15 +268,16 @@ export async function compareCommand(argv: string[]): Promise<number> {
   let removeSpill = () => {};
   try {
     removeSpill = await boundCompareMemory(store.conn);
-    comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options);
+    comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options, winPolicy);
   } finally {
     store.close();
     removeSpill();
   }
-  const tables = comparisonTables(comparison);
+  const tables = comparisonTables(comparison, winPolicy ?? "mean");
   if (format === "json") {
     process.stdout.write(JSON.stringify({
-      statement: comparison.statement, notes: comparison.notes, benchmark: comparison.benchmark, a: comparison.a, b: comparison.b, pairing: comparison.pairing,
+      statement: comparison.statement, notes: comparison.notes, benchmark: comparison.benchmark,
+      ...(comparison.benchmark === "hsii" ? {win_policy: winPolicy ?? "mean"} : {}), a: comparison.a, b: comparison.b, pairing: comparison.pairing,
       metrics: JSON.parse(render(tables[0], "json")).rows, changed: JSON.parse(render(tables[1], "json")).rows, unpaired: JSON.parse(render(tables[2], "json")).rows,
     }, null, 2) + "\n");
   } else {

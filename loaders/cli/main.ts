@@ -60,6 +60,8 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
       [--by task] [--conv-ratio mean|pooled] [--help-order subsequence|first] [--initiator mandatory|ignored]   (stss-action)
       [--match exact|contains] [--settings majority|all] [--base majority|paper|SETTINGS] [--right-at S] [--average plan|pooled]
       [--per-update solving|all] [--fake unsolved|solved] [--easy-overlap pooled|between] [--fixed-activities sleep|none]   (informativebench, infonav)
+      [--free-text items|commentary]   (informativebench, infonav: ScheduleMedium F1 with a stored schedule only: free text naming
+          no activity is an item that matches nothing, default, or commentary left out; set/list literal elements stay items)
       Reports:
 ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")}
   sociometer judge <kind> --model NAME [--base-url URL] [--concurrency N] [--limit N] [--dry-run]
@@ -68,7 +70,7 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
   sociometer run <sotopia|lifelong|hsii|stss|informativebench> --model NAME [--partner-model NAME] [--base-url URL] [--limit N] [--dry-run]
       [--max-turns N] [--seed S] [--memory full|summary|none]    episode runners (sociometer run --help)
   sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--adjust holm|bh|none] [--resamples N] [--seed S]
-      [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N]
+      [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first]   (hsii)
       Two runs item by item: paired tests per metric, Holm-adjusted; changed and unpaired items (sociometer compare --help)
   sociometer audit <file.csv> [--format table|csv|json] [--max-n N]
       Recompute a reported table's cells and say which formula and rounding reproduce it
@@ -187,6 +189,7 @@ export async function main(argv: string[]): Promise<number> {
       "help-order": {type: "string"},
       initiator: {type: "string"},
       match: {type: "string"},
+      "free-text": {type: "string"},
       settings: {type: "string"},
       "right-at": {type: "string"},
       average: {type: "string"},
@@ -291,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
             interval: values.interval, cluster: values.cluster, adjust: values.adjust},
           stss: {runId: values["run-id"], appointmentPartners: values["appointment-partners"], helpOrder: values["help-order"], initiator: values.initiator,
             order: values.order, minN: values["min-n"]},
-          ib: {match: values.match, settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],
+          ib: {match: values.match, freeText: values["free-text"], settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],
             fake: values.fake, easyOverlap: values["easy-overlap"], fixedActivities: values["fixed-activities"]},
         }));
       process.stdout.write(render(table, printAs));

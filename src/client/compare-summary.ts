@@ -6,6 +6,8 @@
 // the data loader imports this module in Node.
 
 import type {BenchmarkChoices, CompareBenchmark, CompareOptions, Comparison, Side} from "../lib/compare.js";
+import type {WinPolicy} from "../lib/hsii.js";
+import {POLICY_TEXT} from "./hsii.js";
 
 /** The page's options as its inputs start: what the first view is computed with. The resamples and seed are the library's defaults (src/lib/resample.ts), written out so that the page's first view does not load the statistics modules; a test holds them equal. */
 export const PAGE_OPTIONS: Readonly<Required<Pick<CompareOptions, "adjust" | "resamples" | "seed" | "interval" | "cluster" | "unpaired">>> = {
@@ -18,7 +20,26 @@ export interface CompareRequest {
   a: Side;
   b: Side;
   options: CompareOptions;
+  /** HSII only: how a stage-3/4 win counts over the two orders (`sociometer compare --win-policy`); none is the default, mean. */
+  winPolicy?: WinPolicy;
 }
+
+/** HSII's win policies, the default first: the values of `compare --win-policy` and of the page's input. */
+export const WIN_POLICIES: readonly WinPolicy[] = ["mean", "strict", "first"];
+
+/** The policy a request's HSII wins are scored under. */
+const policyOf = (r: CompareRequest): WinPolicy => r.winPolicy ?? "mean";
+
+/** The note that says which win policy HSII's stage-3/4 wins were scored under, as the CLI and the page print it. */
+export const winPolicyNote = (policy: WinPolicy): string => `HSII stage-3/4 wins: win policy ${POLICY_TEXT[policy]} (--win-policy)`;
+
+/**
+ * Which rows pack a request reads: the benchmark's, and for HSII under a
+ * policy other than mean its own (data/compare-rows-hsii-<policy>.bin), whose
+ * win metrics are named by that policy.
+ */
+export const rowsFileKey = (r: CompareRequest): string =>
+  r.benchmark === "hsii" && policyOf(r) !== "mean" ? `hsii-${policyOf(r)}` : r.benchmark;
 
 /** How many unpaired items the page lists: their number grows with the store, and the CLI lists them all. */
 export const UNPAIRED_LISTED = 1000;
@@ -46,6 +67,7 @@ const sideKey = (side: Side): string => JSON.stringify(Object.keys(side).sort().
 /** Whether two requests ask for the same comparison (options with no value take the library's defaults, so they must be given). */
 export function sameRequest(x: CompareRequest, y: CompareRequest): boolean {
   if (x.benchmark !== y.benchmark || sideKey(x.a) !== sideKey(y.a) || sideKey(x.b) !== sideKey(y.b)) return false;
+  if (x.benchmark === "hsii" && policyOf(x) !== policyOf(y)) return false;
   const keys = new Set([...Object.keys(x.options), ...Object.keys(y.options)]) as Set<keyof CompareOptions>;
   for (const k of keys) if (x.options[k] !== y.options[k]) return false;
   return true;

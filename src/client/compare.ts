@@ -7,7 +7,7 @@
 
 import {aq} from "./arquero.js";
 import type {CompareBenchmark, Comparison} from "../lib/compare.js";
-import type {CompareRequest, PageComparison} from "./compare-summary.js";
+import {rowsFileKey, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import type {WorkerAnswer, WorkerAsk} from "./compare-worker.js";
 
 export interface CompareWorker {
@@ -16,8 +16,8 @@ export interface CompareWorker {
   terminate(): void;
 }
 
-/** Starts the page's worker; `urls` gives each benchmark's rows file. */
-export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, string>>): CompareWorker {
+/** Starts the page's worker; `urls` gives each rows file by rowsFileKey (a benchmark, or HSII under another win policy). */
+export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, string> & Record<string, string>>): CompareWorker {
   const worker = new Worker(import.meta.resolve("./compare-worker.js"), {type: "module"});
   const pending = new Map<number, {resolve: (c: PageComparison) => void; reject: (e: Error) => void; progress: (text: string) => void}>();
   let next = 0;
@@ -37,7 +37,9 @@ export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, strin
   return {
     compare(request, onProgress) {
       const id = ++next;
-      const url = new URL(urls[request.benchmark], document.baseURI).href;
+      const file = urls[rowsFileKey(request)];
+      if (file === undefined) return Promise.reject(new Error(`no rows file for ${rowsFileKey(request)}; rebuild the site`));
+      const url = new URL(file, document.baseURI).href;
       return new Promise<PageComparison>((resolve, reject) => {
         pending.set(id, {resolve, reject, progress: onProgress});
         worker.postMessage({id, request, url} satisfies WorkerAsk);

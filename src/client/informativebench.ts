@@ -44,7 +44,7 @@ export interface IbView {
 
 /** Everything the page shows for a set of options, computed by the library. */
 export function ibView(data: IbData, o: IbOptions): IbView {
-  const scored = scoreRows(data.results, {match: o.match, schedules: data.stored});
+  const scored = scoreRows(data.results, {match: o.match, freeText: o.freeText, schedules: data.stored});
   const base = parseBaseSpec(o.base);
   return {scored, table: table3(scored, {settings: o.settings, base}), ablations: ablations(scored, {base}), gold: goldChecks(data.results, data.stored, o.verifier)};
 }
@@ -66,8 +66,8 @@ export function goldSentence(gold: {checks: GoldCheck[]; unchecked: number}, ver
 }
 
 /** The one-line reminder beside a scored table: the scoring options in force, in a few words (the full text is in Options in effect). */
-export function scoringCaption({match, settings, base}: Pick<IbOptions, "match" | "settings" | "base">): string {
-  return `Match ${match}; records: ${settings === "majority" ? `each dataset's base settings (base ${base})` : "every record"} (see Options in effect).`;
+export function scoringCaption({match, freeText, settings, base}: Pick<IbOptions, "match" | "freeText" | "settings" | "base">): string {
+  return `Match ${match}; ScheduleMedium F1 free text read as ${freeText}; records: ${settings === "majority" ? `each dataset's base settings (base ${base})` : "every record"} (see Options in effect).`;
 }
 
 /** The values of each page input that re-scores or re-pools records: the page offers these and only these (its radios). */

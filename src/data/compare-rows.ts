@@ -11,11 +11,12 @@ import {join} from "node:path";
 import {once} from "node:events";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {readChunks} from "../../loaders/cli/compare-pairs.js";
-import {COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
+import {compareQuery, withStagedQuery} from "../../loaders/cli/compare-stage.js";
 import {SOTOPIA_COMPARE_NUMBERED_LAST, SOTOPIA_COMPARE_STEPS} from "../../loaders/queries/compare.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {COMPARE_PACK_MAGIC, type ComparePackHeader, type PackBlockEntry} from "../client/compare-pack.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
+import type {WinPolicy} from "../lib/hsii.js";
 import {redactedQuery} from "./redaction.js";
 import {sharedFile} from "./shared-query.js";
 import {withStore} from "./store.js";
@@ -31,12 +32,13 @@ const columnType = (c: string) => (c === "value" ? "DOUBLE" : "VARCHAR");
  * redacted rows of `benchmarks` (benchmarkRowsFile). In a build the rows of a
  * benchmark are staged once and read by its pack's loader and by
  * compare-summary.json both (at a million episodes the SOTOPIA staging was
- * most of either loader's CPU).
+ * most of either loader's CPU). HSII's wins are scored under `winPolicy`
+ * (default mean, what the summary and compare-rows-hsii.bin hold).
  */
-export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[]): Promise<void> {
+export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[], winPolicy: WinPolicy = "mean"): Promise<void> {
   const parts: string[] = [];
   for (const benchmark of benchmarks) {
-    const file = await benchmarkRowsFile(store, benchmark);
+    const file = await benchmarkRowsFile(store, benchmark, winPolicy);
     // Benchmark names come from COMPARE_BENCHMARKS, never from input; the file's path from this process's own folder.
     parts.push(`SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM read_parquet('${file.replaceAll("'", "''")}')`);
   }
@@ -50,8 +52,9 @@ export async function stageCompareRows(store: Store, benchmarks: readonly Compar
  * file: each with its rows' query staged in steps (loaders/cli/compare-stage.ts)
  * as the CLI runs it. Made once per process and store (src/data/shared-query.ts).
  */
-function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark): Promise<string> {
-  return sharedFile(`compare rows\u0000${benchmark}`, async (file) => {
+function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark, winPolicy: WinPolicy): Promise<string> {
+  const policyOwn = benchmark === "hsii" && winPolicy !== "mean";
+  return sharedFile(`compare rows\u0000${benchmark}${policyOwn ? `\u0000${winPolicy}` : ""}`, async (file) => {
     const write = async (sql: string) => {
       const typed = `SELECT seq::BIGINT AS seq, ${COMPARE_COLUMNS.map((c) => `${c}::${columnType(c)} AS ${c}`).join(", ")}`;
       await store.conn.run(`COPY (${typed} FROM (${await redactedQuery(store.conn, `SELECT seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}))
@@ -69,7 +72,7 @@ function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark): Promise<s
       }
     }
     // row_number() over each ordered query keeps the order the CLI reads the rows in.
-    else await withStagedQuery(store.conn, COMPARE_QUERIES[benchmark], (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
+    else await withStagedQuery(store.conn, compareQuery(benchmark, winPolicy), (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
   });
 }
 
@@ -131,11 +134,12 @@ async function stageDictionary(store: Store): Promise<void> {
  * by the texts of the codes it uses, once each, as dictionary rows
  * (dict_column ≥ 0; dict_column, dict_code, dict_text). Codes are numbered over
  * the whole benchmark, so the page's worker, which fetches only the blocks on
- * its two sides, pairs on codes across blocks.
+ * its two sides, pairs on codes across blocks. HSII's wins are scored under
+ * `winPolicy` (default mean).
  */
-export async function writeBenchmarkRows(benchmark: CompareBenchmark): Promise<void> {
+export async function writeBenchmarkRows(benchmark: CompareBenchmark, winPolicy: WinPolicy = "mean"): Promise<void> {
   await withStore(async (store) => {
-    await stageCompareRows(store, [benchmark]);
+    await stageCompareRows(store, [benchmark], winPolicy);
     await stageDictionary(store);
     const dir = mkdtempSync(join(tmpdir(), "sociometer-compare-pack-"));
     try {

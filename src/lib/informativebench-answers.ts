@@ -17,6 +17,15 @@ export type IbMetric = "precision" | "f1" | "iou";
  */
 export type MatchMode = "exact" | "contains";
 
+/**
+ * How ScheduleMedium's F1 reads a piece of free text that names no activity
+ * of the stored schedule ("Gym, which lasts 3 hours"): `items` (default: an
+ * item in |P| that matches nothing, so an invented activity costs precision)
+ * or `commentary` (words around the names, left out of |P|). A set or list
+ * literal's elements are items under both: each is an item by construction.
+ */
+export type FreeText = "items" | "commentary";
+
 const UNITS: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
@@ -230,9 +239,11 @@ function literalElements(text: string): string[] | null {
  * activity must cost precision). Items are a set/list literal's elements,
  * else the pieces answerItems splits free text into; a piece holding a word
  * of a name found in the whole text is part of that name ("We think it is
- * the Rock" and "Roll class" of "… Rock and Roll class"), not an item.
+ * the Rock" and "Roll class" of "… Rock and Roll class"), not an item. Under
+ * `freeText` = `commentary` the free-text pieces that name nothing are left
+ * out; a literal's elements never are.
  */
-export function scheduleItems(prediction: string, names: readonly string[]): string[] {
+export function scheduleItems(prediction: string, names: readonly string[], freeText: FreeText = "items"): string[] {
   const elements = literalElements(prediction);
   const found = new Set<string>();
   const unnamed = new Set<string>();
@@ -244,6 +255,7 @@ export function scheduleItems(prediction: string, names: readonly string[]): str
     }
   } else {
     for (const n of namesIn(prediction, names)) found.add(n);
+    if (freeText === "commentary") return Array.from(found);
     const nameWords = new Set<string>();
     for (const n of found) for (const w of n.split(" ")) nameWords.add(w);
     for (const piece of answerItems(prediction)) {
@@ -305,11 +317,11 @@ export interface QuestionScore {
   problem: string | null;
 }
 
-function scoreF1(prediction: string, gold: readonly string[], match: MatchMode, names: readonly string[] | null): QuestionScore {
+function scoreF1(prediction: string, gold: readonly string[], match: MatchMode, freeText: FreeText, names: readonly string[] | null): QuestionScore {
   const fromSchedule = names ? goldNames(gold, names) : null;
   if (names && fromSchedule) {
     if (!namesIn(prediction, names).length && !saysNothing(prediction)) return {score: 0, problem: "names no activity of the schedule and does not say none"};
-    const predicted = scheduleItems(prediction, names);
+    const predicted = scheduleItems(prediction, names, freeText);
     return {score: setF1(predicted, fromSchedule), problem: null};
   }
   const goldSet = goldItems(gold);
@@ -332,12 +344,14 @@ function scoreIoU(prediction: string, gold: readonly string[], day: Interval): Q
 /**
  * Scores one prediction against its gold answers under the dataset's metric.
  * A missing prediction scores 0 whatever the gold. F1 reads activity names
- * from the schedule when `context.names` is given; IoU bounds "before 9" and
+ * from the schedule when `context.names` is given, and free text that names
+ * none of them under `freeText` (only then); IoU bounds "before 9" and
  * "after 18:00" by `context.day` (default the whole day).
  */
-export function scoreAnswer(metric: IbMetric, prediction: string | null, gold: readonly string[], {match = "exact", context = {}}: {match?: MatchMode; context?: ScoreContext} = {}): QuestionScore {
+export function scoreAnswer(metric: IbMetric, prediction: string | null, gold: readonly string[],
+  {match = "exact", freeText = "items", context = {}}: {match?: MatchMode; freeText?: FreeText; context?: ScoreContext} = {}): QuestionScore {
   if (prediction === null || prediction.trim() === "") return {score: 0, problem: "no prediction"};
   if (metric === "precision") return {score: answerMatches(prediction, gold, match) ? 1 : 0, problem: null};
-  if (metric === "f1") return scoreF1(prediction, gold, match, context.names ?? null);
+  if (metric === "f1") return scoreF1(prediction, gold, match, freeText, context.names ?? null);
   return scoreIoU(prediction, gold, context.day ?? WHOLE_DAY);
 }

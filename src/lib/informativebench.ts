@@ -5,12 +5,12 @@
 // percentages, and gold answers checked against the schedule verifier.
 
 import {denominatorCheck, commonDenominators, type DenominatorCheck, type DenominatorMatch} from "./audit.js";
-import {answerItems, goldItems, goldNames, goldSpans, namesIn, normaliseAnswer, scheduleItems, scoreAnswer, type IbMetric, type MatchMode, type ScoreContext} from "./informativebench-answers.js";
+import {answerItems, goldItems, goldNames, goldSpans, namesIn, normaliseAnswer, scheduleItems, scoreAnswer, type FreeText, type IbMetric, type MatchMode, type ScoreContext} from "./informativebench-answers.js";
 import {DEFAULT_VERIFIER, EASY_TEXT, FIXED_TEXT, unionIntervals, verifySchedule, type Schedule, type ScheduleAnswer, type ScheduleLevel, type VerifierOptions} from "./schedule.js";
 import type {Interval} from "./schedule-time.js";
 import {extremes} from "./stats.js";
 
-export type {IbMetric, MatchMode, VerifierOptions};
+export type {FreeText, IbMetric, MatchMode, VerifierOptions};
 export {DEFAULT_VERIFIER, EASY_TEXT, FIXED_TEXT};
 
 // ---------------------------------------------------------------------------
@@ -137,6 +137,8 @@ export interface IbScoredRow extends IbResultRow {
 
 export interface IbScoreOptions {
   match?: MatchMode;
+  /** ScheduleMedium with a stored schedule only: free text that names no activity is an item (default) or commentary. */
+  freeText?: FreeText;
   /** Schedules by scheduleKey: F1 reads activity names from them, IoU the day. */
   schedules?: ReadonlyMap<string, StoredSchedule>;
 }
@@ -148,8 +150,8 @@ function contextOf(r: IbResultRow, schedules: ReadonlyMap<string, StoredSchedule
   return {names: s.schedule.people.flatMap((p) => p.activities.map((a) => a.name)), day: s.schedule.day};
 }
 
-export const scoreRows = (rows: readonly IbResultRow[], {match = "exact", schedules}: IbScoreOptions = {}): IbScoredRow[] =>
-  rows.map((r) => ({...r, ...scoreAnswer(r.metric, r.prediction, r.gold, {match, context: contextOf(r, schedules)})}));
+export const scoreRows = (rows: readonly IbResultRow[], {match = "exact", freeText = "items", schedules}: IbScoreOptions = {}): IbScoredRow[] =>
+  rows.map((r) => ({...r, ...scoreAnswer(r.metric, r.prediction, r.gold, {match, freeText, context: contextOf(r, schedules)})}));
 
 /**
  * Which records a Table 3 cell pools: `majority` (default) takes, per
@@ -743,14 +745,15 @@ export function goldChecks(rows: readonly IbResultRow[], schedules: ReadonlyMap<
 }
 
 /** Items of a prediction as the F1 sees them (scheduleItems when the schedule is known), for showing next to the score. */
-export const predictedItems = (prediction: string | null, names?: readonly string[]): string[] =>
-  prediction === null ? [] : names ? scheduleItems(prediction, names) : answerItems(prediction);
+export const predictedItems = (prediction: string | null, names?: readonly string[], freeText: FreeText = "items"): string[] =>
+  prediction === null ? [] : names ? scheduleItems(prediction, names, freeText) : answerItems(prediction);
 
 // ---------------------------------------------------------------------------
 // The options behind the numbers, said the same way by the page and the CLI.
 
 export interface IbOptions {
   match: MatchMode;
+  freeText: FreeText;
   settings: Table3Settings;
   /** --base as written: majority, paper, or given settings (parseBaseSpec). */
   base: string;
@@ -762,12 +765,17 @@ export interface IbOptions {
 }
 
 export const DEFAULT_IB_OPTIONS: IbOptions = {
-  match: "exact", settings: "majority", base: "majority", rightAt: 1, average: "plan", perUpdate: "solving", fake: "unsolved", verifier: DEFAULT_VERIFIER,
+  match: "exact", freeText: "items", settings: "majority", base: "majority", rightAt: 1, average: "plan", perUpdate: "solving", fake: "unsolved", verifier: DEFAULT_VERIFIER,
 };
 
 export const MATCH_TEXT: Record<MatchMode, string> = {
   exact: "exact (the normalised prediction equals a normalised gold answer)",
   contains: "contains (a normalised gold answer appears as whole words in the normalised prediction, not right after a negation; a number must be the only number)",
+};
+
+export const FREE_TEXT_TEXT: Record<FreeText, string> = {
+  items: "items (a piece of free text that names no activity of the schedule is an item of the prediction that matches nothing: \"Gym, which lasts 3 hours\" against \"Gym\" is F1 2/3)",
+  commentary: "commentary (a piece of free text that names no activity of the schedule is left out: \"Gym, which lasts 3 hours\" against \"Gym\" is F1 1; a set or list literal's elements stay items)",
 };
 
 export const SETTINGS_TEXT: Record<Table3Settings, string> = {
@@ -799,9 +807,10 @@ export const FAKE_TEXT: Record<FakeSolved, string> = {
 export const baseText = (base: string): string => (base === "majority" || base === "paper" ? BASE_TEXT[base] : `given (${base})`);
 
 /** How scores are computed: normalisation, matching, F1 and IoU. */
-export function scoringText(o: Pick<IbOptions, "match" | "settings"> & Partial<Pick<IbOptions, "base">>): string {
+export function scoringText(o: Pick<IbOptions, "match" | "settings" | "freeText"> & Partial<Pick<IbOptions, "base">>): string {
   return `Precision: share of questions answered correctly, match ${MATCH_TEXT[o.match]} after normalisation (case, punctuation, articles, number words → digits); ` +
-    `F1: mean over questions of the F1 between predicted and gold activity sets (the schedule's activity names each mentions, when the store has the schedule); ` +
+    `F1: mean over questions of the F1 between predicted and gold activity sets (the schedule's activity names each mentions, when the store has the schedule), ` +
+    `free text ${FREE_TEXT_TEXT[o.freeText]}, for ScheduleMedium questions with a stored schedule; ` +
     `IoU: mean over questions of the IoU of the unions of predicted and gold free spans (no span and no explicit "none" scores 0); a missing prediction scores 0; ` +
     `records: ${SETTINGS_TEXT[o.settings]}${o.settings === "majority" ? `, base ${baseText(o.base ?? "majority")}` : ""}.`;
 }
@@ -810,8 +819,8 @@ export function scoringText(o: Pick<IbOptions, "match" | "settings"> & Partial<P
 export const verifierText = (v: VerifierOptions): string => `verifier: easy overlaps ${EASY_TEXT[v.easy]}; fixed activities ${FIXED_TEXT[v.fixed]}`;
 
 /** How Table 4 is computed. */
-export function infoNavText(o: Pick<IbOptions, "rightAt" | "average" | "perUpdate" | "fake" | "match">): string {
-  return `Predicted right: score ≥ ${o.rightAt} under match ${o.match}; every dataset and settings combination of the chosen backends pooled; averaging ${AVERAGE_TEXT[o.average]}; ` +
+export function infoNavText(o: Pick<IbOptions, "rightAt" | "average" | "perUpdate" | "fake" | "match" | "freeText">): string {
+  return `Predicted right: score ≥ ${o.rightAt} under match ${o.match}, free text ${o.freeText}; every dataset and settings combination of the chosen backends pooled; averaging ${AVERAGE_TEXT[o.average]}; ` +
     `solved per update ${PER_UPDATE_TEXT[o.perUpdate]}; fake solved ${FAKE_TEXT[o.fake]}; fake-solved ratio over the plan's rationales. ` +
     `The paper's All row cannot be one mix of its right and wrong rows: the other columns put right plans at 51–53% of all, the consensus column at 45%.`;
 }

@@ -193,6 +193,18 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     // Each choice on the way (A's model, then B's…) asks the worker too: at least the header and the final sides' blocks, of HSII's pack only.
     expect(new Set(packRequests)).toEqual(new Set(["compare-rows-hsii.bin"]));
     expect(packRequests.length).toBeGreaterThanOrEqual(1 + blocks);
+    expect(await page.getByTestId("compare-notes").textContent()).toContain("HSII stage-3/4 wins: win policy mean (win 1, tie 0.5, loss 0, averaged over both orders)");
+
+    // Another win policy: read from its own pack, with the CLI's numbers under that policy, and named in the notes.
+    await page.getByLabel("strict (a win only when both orders say win)", {exact: true}).check();
+    await expect.poll(() => page.locator("[data-testid=compare-table] tbody th").allTextContents(), {timeout: 60_000}).toContain("stage3_win (strict)");
+    await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0);
+    const strict = JSON.parse((await runCli(["compare", "hsii", "--a", "model=gpt-4", "cot=without", "--b", "model=gpt-4", "cot=with",
+      "--seed", "7", "--adjust", "bh", "--win-policy", "strict", "--format", "json", "--db", store])).stdout) as {metrics: CliMetric[]};
+    expectAgree(await pageMetrics(page), strict.metrics);
+    expect(await page.getByTestId("compare-notes").textContent()).toContain("HSII stage-3/4 wins: win policy strict");
+    expect(requested.some((u) => /compare-rows-hsii-strict\.[0-9a-f]+\.bin$/.test(new URL(u).pathname))).toBe(true);
+    expect(requested.some((u) => /compare-rows-hsii-first/.test(u))).toBe(false);
     await page.close();
   }, 300_000);
 });

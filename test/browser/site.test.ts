@@ -856,6 +856,11 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
       expect((t3.rows as Cell[]).find((r) => r.model === "gpt-4-0125-preview" && r.dataset === "NP")!.n).toBe(101);
       expect(await page.getByTestId("ib-options").textContent()).toContain("match exact");
       expect(t3.notes[0]).toContain("match exact");
+      // The ScheduleMedium free-text reading behind the numbers, named beside them as the CLI names it.
+      expect(t3.notes[0]).toContain("free text items (");
+      expect(await page.getByTestId("ib-options").textContent()).toContain("free text items (");
+      expect(await page.getByTestId("ib-free-text").textContent()).toContain("free text read as items (");
+      expect(await page.getByTestId("ib-t3-caption").textContent()).toContain("ScheduleMedium F1 free text read as items");
       expect(await page.getByTestId("ib-gold").textContent()).toContain("90 of 90 agree");
 
       await page.getByLabel(/^contains \(a normalised gold answer appears as whole words/).check();

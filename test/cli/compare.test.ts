@@ -23,6 +23,8 @@ import {REPO} from "../helpers/fixtures.js";
 let dir: string;
 let store: Store;
 const holm: CompareOptions = {adjust: "holm", resamples: 200, seed: 1};
+/** HSII's win policies other than the default, each shipped in its own pack. */
+const OTHER_POLICIES = ["strict", "first"] as const;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sociometer-compare-"));
@@ -213,6 +215,7 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.bin and data/co
     const cliDefault = await compareFromArgs(store, undefined, [], [], pageOptions);
     const counts: Record<string, number> = {};
     for (const b of COMPARE_BENCHMARKS) counts[b] = (await readCompareRows(store, b)).length;
+    for (const policy of OTHER_POLICIES) counts[`hsii-${policy}`] = (await readCompareRows(store, "hsii", undefined, policy)).length;
     store.close();
     const files: Record<string, string> = {};
     try {
@@ -220,13 +223,17 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.bin and data/co
         files[b] = join(dir, `compare-rows-${b}.bin`);
         await runLoader(`compare-rows-${b}.bin.ts`, files[b]);
       }
+      for (const policy of OTHER_POLICIES) {
+        files[`hsii-${policy}`] = join(dir, `compare-rows-hsii-${policy}.bin`);
+        await runLoader(`compare-rows-hsii-${policy}.bin.ts`, files[`hsii-${policy}`]);
+      }
       await runLoader("compare-summary.json.ts", join(dir, "compare-summary.json"));
     } finally {
       store = await openStore(join(dir, "samples.duckdb"));
     }
     // Every row is in one block; the blocks' dictionaries together hold each text of each column.
     const shipped: Record<string, number> = {};
-    for (const b of COMPARE_BENCHMARKS) shipped[b] = (await openedPack(files[b])).header.rows;
+    for (const b of Object.keys(files)) shipped[b] = (await openedPack(files[b])).header.rows;
     expect(shipped).toEqual(counts);
     expect(counts.sotopia).toBeGreaterThan(0);
     const distinctTasks = await one<number>(`SELECT count(DISTINCT task)::INTEGER AS x FROM (${SOTOPIA_COMPARE_SQL})`);
@@ -263,6 +270,14 @@ describe("the Compare page's data: data/compare-rows-<benchmark>.bin and data/co
       const fromFile = compareCoded(benchmark, await sidesRows(shippedFiles![benchmark], a, b), a, b, {...holm, changed: 3});
       expect(fromFile, `${benchmark}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`).toEqual(fromStore);
       expect(fromStore.metrics.length, `${benchmark} compares something`).toBeGreaterThan(0);
+    }
+    // HSII's wins under the other policies, from their own packs.
+    const [a, b] = [{model: "gpt-4", cot: "without"}, {model: "gpt-4", cot: "with"}];
+    for (const policy of OTHER_POLICIES) {
+      const fromStore = compareRuns("hsii", await readCompareRows(store, "hsii", {a, b}, policy), a, b, {...holm, changed: 3});
+      const fromFile = compareCoded("hsii", await sidesRows(shippedFiles![`hsii-${policy}`], a, b), a, b, {...holm, changed: 3});
+      expect(fromFile, policy).toEqual(fromStore);
+      expect(fromStore.metrics.map((m) => m.metric)).toEqual(["stage1_parsed", "stage2_target_correct", `stage3_win (${policy})`, `stage4_win (${policy})`]);
     }
   }, 60_000);
 

@@ -20,8 +20,10 @@ describe("the InformativeBench page's captions", () => {
   });
 
   it("says the scoring options in a few words under each table", () => {
-    expect(scoringCaption({match: "contains", settings: "majority", base: "majority"})).toBe("Match contains; records: each dataset's base settings (base majority) (see Options in effect).");
-    expect(scoringCaption({match: "exact", settings: "all", base: "paper"})).toBe("Match exact; records: every record (see Options in effect).");
+    expect(scoringCaption({match: "contains", freeText: "items", settings: "majority", base: "majority"}))
+      .toBe("Match contains; ScheduleMedium F1 free text read as items; records: each dataset's base settings (base majority) (see Options in effect).");
+    expect(scoringCaption({match: "exact", freeText: "commentary", settings: "all", base: "paper"}))
+      .toBe("Match exact; ScheduleMedium F1 free text read as commentary; records: every record (see Options in effect).");
   });
 
   it("lists questions as plain values: a missing prediction says so, gold answers joined", () => {

@@ -153,6 +153,31 @@ describe("F1 with the schedule's activity names", () => {
     expect(f1("Gym and Yoga", ["Gym", "Yoga"])).toBe(1);
   });
 
+  it("reads free text that names no activity as items (default) or, under `commentary`, leaves it out; literal elements stay items", () => {
+    const schedule = ["Gym", "Yoga", "Reading"];
+    const f1 = (p: string, g: string[], freeText?: "items" | "commentary") => scoreAnswer("f1", p, g, {freeText, context: {names: schedule}}).score;
+    const p = "The longest activity is Gym, which lasts 3 hours.";
+    // items: P = {gym, "which lasts 3 hours"}, G = {gym}: 2·1 / 3. commentary: P = {gym}: 2·1 / 2.
+    expect(f1(p, ["Gym"])).toBeCloseTo(2 / 3, 12);
+    expect(f1(p, ["Gym"], "items")).toBeCloseTo(2 / 3, 12);
+    expect(f1(p, ["Gym"], "commentary")).toBe(1);
+    expect(scheduleItems(p, schedule, "commentary")).toEqual(["gym"]);
+    // An invented activity in free text is free under commentary: P = {gym}, G = {gym, yoga}: 2·1 / 3 (items: P = {gym, tennis}, 2·1 / 4).
+    expect(f1("Gym and Tennis", ["Gym, Yoga"], "commentary")).toBeCloseTo(2 / 3, 12);
+    expect(f1("Gym and Tennis", ["Gym, Yoga"], "items")).toBeCloseTo(0.5, 12);
+    // A literal's element is an item by construction under both: P = {gym, tennis}, G = {gym}: 2·1 / 3.
+    expect(f1("{'Gym', 'Tennis'}", ["Gym"], "commentary")).toBeCloseTo(2 / 3, 12);
+    expect(f1("{'Gym', 'Tennis'}", ["Gym"], "items")).toBeCloseTo(2 / 3, 12);
+    // Naming nothing of the schedule still scores 0, and "none" still reads as the empty set, under both.
+    expect(scoreAnswer("f1", "Tennis, surely", ["Gym"], {freeText: "commentary", context: {names: schedule}})).toEqual({score: 0, problem: "names no activity of the schedule and does not say none"});
+    expect(f1("None of them", ["none"], "commentary")).toBe(1);
+    // Without a schedule the option does nothing: pieces are split as before, P = {gym, "which lasts 3 hours"}, G = {gym}: 0 under exact.
+    expect(scoreAnswer("f1", p, ["Gym"], {freeText: "commentary"}).score).toBe(0);
+    expect(scoreAnswer("f1", "Gym and Tennis", ["Gym"], {freeText: "commentary"}).score).toBeCloseTo(2 / 3, 12);
+    // Other metrics are untouched.
+    expect(scoreAnswer("precision", "Two", ["2"], {freeText: "commentary"})).toEqual({score: 1, problem: null});
+  });
+
   it("without the schedule, `contains` lets a piece stand for the gold items it contains", () => {
     const p = "The longest activity is Gym, which lasts 3 hours.";
     expect(scoreAnswer("f1", p, ["Gym"]).score).toBe(0);

@@ -15,6 +15,7 @@ import type {ResultTable} from "../output.js";
 /** The InformativeBench flags as the command line gives them, checked here. */
 export interface IbReportFlags {
   match?: string;
+  freeText?: string;
   settings?: string;
   base?: string;
   rightAt?: string;
@@ -37,6 +38,7 @@ export function ibOptions(flags: IbReportFlags = {}): IbOptions {
   parseBaseSpec(base);
   return {
     match: pick("match", flags.match, ["exact", "contains"] as const, DEFAULT_IB_OPTIONS.match),
+    freeText: pick("free-text", flags.freeText, ["items", "commentary"] as const, DEFAULT_IB_OPTIONS.freeText),
     settings: pick("settings", flags.settings, ["majority", "all"] as const, DEFAULT_IB_OPTIONS.settings),
     average: pick("average", flags.average, ["plan", "pooled"] as const, DEFAULT_IB_OPTIONS.average),
     perUpdate: pick("per-update", flags.perUpdate, ["solving", "all"] as const, DEFAULT_IB_OPTIONS.perUpdate),
@@ -67,7 +69,7 @@ export async function informativebenchReport(store: Store, flags: IbReportFlags,
   const o = ibOptions(flags);
   const results = await resultRows(store, models);
   const schedules = await storedSchedules(store);
-  const t = table3(scoreRows(results, {match: o.match, schedules}), {settings: o.settings, base: parseBaseSpec(o.base)});
+  const t = table3(scoreRows(results, {match: o.match, freeText: o.freeText, schedules}), {settings: o.settings, base: parseBaseSpec(o.base)});
   const gold = goldChecks(results, schedules, o.verifier);
   const disagree = gold.checks.filter((c) => !c.agrees);
   return {
@@ -89,7 +91,7 @@ export async function informativebenchReport(store: Store, flags: IbReportFlags,
 
 export async function informativebenchAblationsReport(store: Store, flags: IbReportFlags, models?: string[]): Promise<ResultTable> {
   const o = ibOptions(flags);
-  const list = ablations(scoreRows(await resultRows(store, models), {match: o.match, schedules: await storedSchedules(store)}), {base: parseBaseSpec(o.base)});
+  const list = ablations(scoreRows(await resultRows(store, models), {match: o.match, freeText: o.freeText, schedules: await storedSchedules(store)}), {base: parseBaseSpec(o.base)});
   return {
     title: "InformativeBench ablations (iAgents Figure 7, Table 5): every settings combination against the dataset's base, per backend model",
     notes: [
@@ -104,7 +106,7 @@ export async function informativebenchAblationsReport(store: Store, flags: IbRep
 
 export async function infonavReport(store: Store, flags: IbReportFlags, models?: string[]): Promise<ResultTable> {
   const o = ibOptions(flags);
-  const scored = scoreRows(await resultRows(store, models), {match: o.match, schedules: await storedSchedules(store)});
+  const scored = scoreRows(await resultRows(store, models), {match: o.match, freeText: o.freeText, schedules: await storedSchedules(store)});
   const updates = await rows<PlanUpdateRow>(store.conn, IB_PLAN_UPDATES_SQL);
   const consensus = await rows<ConsensusRow>(store.conn, IB_CONSENSUS_SQL);
   const table = infoNavBehaviour(scored, updates, consensus, o);
