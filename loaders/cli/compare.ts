@@ -12,7 +12,7 @@ import {boundCompareMemory, compareQuery, withStagedQuery} from "./compare-stage
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere,
+  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere, sideWhere,
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
@@ -187,11 +187,38 @@ async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: 
   const defaults = await defaultsOf(store, benchmark, sql);
   if (!defaults) return null;
   if (!aWords.length && !bWords.length && defaults.a.model === undefined) throw new Error(`compare: ${defaults.note}`);
-  const a = aWords.length ? {...defaults.shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
-  const b = bWords.length ? {...defaults.shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
+  const lent = aWords.length && bWords.length ? await raterLentToSides(store, sql, parseSide(aWords, benchmark, "A"), parseSide(bWords, benchmark, "B"), defaults.shared) : null;
+  const shared = lent?.side ?? defaults.shared;
+  const a = aWords.length ? {...shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
+  const b = bWords.length ? {...shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
   const comparison = await compareOver(store, benchmark, sql, a, b, options);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
+  if (lent) comparison.notes.unshift(lent.note);
   return comparison;
+}
+
+/**
+ * The rater both sides take when the command line names both sides and a
+ * rater on neither: the rater with the most rows on both sides (the larger of
+ * its smaller side's count, then of their sum; ties by name), so that two
+ * models are compared under a rater that judged them, not under the default
+ * pair's. Null when the rows have no rater or a side names one (a side that
+ * names none then takes the default's, which compares raters: `--a
+ * model=x --b model=x rater=y`). When no rater scored rows on both sides,
+ * the default pair's rater stays, and the note says so.
+ */
+async function raterLentToSides(store: Store, sql: string | null, a: Side, b: Side, fallback: Side): Promise<{side: Side; note: string} | null> {
+  if (fallback.rater === undefined || a.rater !== undefined || b.rater !== undefined || sql === null) return null;
+  const x = sideWhere(a);
+  const y = sideWhere(b);
+  const [best] = await rows<{rater: string; on_a: number; on_b: number}>(store.conn,
+    `SELECT rater, count(*) FILTER (WHERE ${x.sql})::INTEGER AS on_a, count(*) FILTER (WHERE ${y.sql})::INTEGER AS on_b
+     FROM (${sql}) WHERE rater IS NOT NULL GROUP BY rater
+     ORDER BY least(on_a, on_b) DESC, on_a + on_b DESC, rater LIMIT 1`, [...x.params, ...y.params]);
+  if (!best || Math.min(best.on_a, best.on_b) === 0) {
+    return {side: fallback, note: `rater: ${fallback.rater} (the default's); no rater scored rows on both sides, so rated metrics may have no pairs: name one with rater=…`};
+  }
+  return {side: {rater: best.rater}, note: `rater: ${best.rater}, the rater with the most rows on both sides (A ${best.on_a}, B ${best.on_b}); name another with rater=…`};
 }
 
 /**
