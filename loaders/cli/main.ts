@@ -49,7 +49,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
   sociometer report <name> [--format table|csv|json] [--rater NAME] [--model NAME …]
       [--against NAME|humans] [--bins K] [--basis dimension|annotators]   (agreement: --rater may repeat)
       [--hard-target MODEL] [--hard-n N] [--hard-rule max|pooled] [--hard-dimension DIM] [--best-among models|all]
-      [--positive fail|pass] [--label-runs majority|unanimous] [--band sd|ci95] [--variance sample|population]
+      [--positive fail|pass] [--label-runs majority|unanimous] [--band sd|ci95] [--variance sample|population] [--window N]   (checkpoint-failures: indices per row, default 5)
           (belext --positive: default fail, as METRICS.md; LIFELONG-SOTOPIA Table 1 counts pass as positive, so use pass to compare with it)
       [--alpha A --beta B --gamma G] [--formula eq1|table1] [--win-policy mean|strict|first] [--cot with|without|both] [--by-cluster]
       [--threshold S] [--cap N]
@@ -200,6 +200,7 @@ export async function main(argv: string[]): Promise<number> {
       "fixed-activities": {type: "string"},
       threshold: {type: "string"},
       cap: {type: "string"},
+      window: {type: "string"},
       band: {type: "string"},
       variance: {type: "string"},
       model: {type: "string", multiple: true},
@@ -281,6 +282,7 @@ export async function main(argv: string[]): Promise<number> {
       const cotFlag = choose("cot", values.cot, ["with", "without", "both"] as const);
       const threshold = num("threshold", values.threshold, (n) => n > 0 && n <= 1, "a share in (0, 1]");
       const cap = num("cap", values.cap, (n) => Number.isInteger(n) && n >= 1, "a whole number ≥ 1");
+      const window = num("window", values.window, (n) => Number.isInteger(n) && n >= 1, "a whole number of chain indices ≥ 1");
       const by = choose("by", values.by, ["task", "type"] as const);
       const level = choose("level", values.level, ["conversation", "summary"] as const);
       const convRatio = choose("conv-ratio", values["conv-ratio"], ["mean", "pooled"] as const);
@@ -288,7 +290,7 @@ export async function main(argv: string[]): Promise<number> {
         report.run(s, {
           rater: values.rater?.[0], raters: values.rater, models: values.model, against: values.against, bins, basis: values.basis as SpreadBasis | undefined,
           hardTarget: values["hard-target"], hardN, hardRule, hardDimension: values["hard-dimension"], bestAmong, positive, labelRuns, band, variance,
-          weights, formula, winPolicy, cot: cotFlag === "with" ? true : cotFlag === "without" ? false : undefined, byCluster: values["by-cluster"], threshold, cap,
+          weights, formula, winPolicy, cot: cotFlag === "with" ? true : cotFlag === "without" ? false : undefined, byCluster: values["by-cluster"], threshold, cap, window,
           by, level, convRatio,
           reliability: {metric: values.metric, icc: values.icc, kappaWeights: values["kappa-weights"], resamples: values.resamples, seed: values.seed,
             interval: values.interval, cluster: values.cluster, adjust: values.adjust},

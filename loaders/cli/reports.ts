@@ -2,14 +2,14 @@
 
 import {AGREEMENT_ROWS_SQL, RATER_COVERAGE_SQL} from "../queries/agreement.js";
 import {HSII_CASES_SQL, HSII_COT_SQL} from "../queries/hsii.js";
-import {CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.js";
+import {CHECKPOINT_FAILURES_SQL, CHECKPOINT_PAIRS_SQL, LIFELONG_INSTANCES_SQL} from "../queries/lifelong.js";
 import {SOTOPIA_STATS_SQL, SOTOPIA_TASKS_SQL} from "../queries/sotopia.js";
 import {rows, type Store} from "../store/db.js";
 import {SOTOPIA_DIMENSIONS, sotopiaDimension} from "../../src/lib/dimensions.js";
 import {BEST_AMONG_NOTE, bestModels, type BestAmong} from "../../src/lib/sotopia-significance.js";
 import {defaultRater, hardSelectionNotes, modelAggregates, sotopiaHard, taskLabel, type HardBoundRule, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
 import {agreementTable, ANNOTATORS_KAPPA_NOTE, coverageText, defaultJudge, HUMANS, kappaAmongAllAnnotators, P_UNDERFLOW, pairInstances, POOLED_CORRELATION_REASON, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore, type SpreadBasis} from "../../src/lib/agreement.js";
-import {checkpointValidation, curves, LABEL_RUNS_NOTE, POSITIVE_CLASS_NOTE, type BandKind, type CheckpointPair, type LabelRuns, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
+import {checkpointValidation, curves, failureRates, LABEL_RUNS_NOTE, POSITIVE_CLASS_NOTE, type BandKind, type CheckpointFailures, type CheckpointPair, type LabelRuns, type LifelongInstance, type PositiveClass} from "../../src/lib/lifelong.js";
 import {tQuantile} from "../../src/lib/t-quantile.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
@@ -41,6 +41,8 @@ export interface ReportOptions {
   /** lifelong: band around the curves, and which sd. */
   band?: BandKind;
   variance?: VarianceKind;
+  /** checkpoint-failures: chain indices pooled per row (default 5, as the page). */
+  window?: number;
   /** hsii */
   weights?: HsiiWeights;
   formula?: HsiiFormula;
@@ -214,6 +216,10 @@ const reliability: Report = {
   run: (store, options) => reliabilityCliReport(store, options),
 };
 
+/** The page's default rater (lifelongRaters): the first LLM rater with a BEL score, in the instance rows' order; else the first rater. */
+const defaultLifelongRater = (instances: readonly LifelongInstance[], raters: readonly string[]): string =>
+  raters.find((r) => instances.some((i) => i.rater === r && i.rater_kind === "llm" && i.bel !== null)) ?? raters[0]!;
+
 const lifelong: Report = {
   name: "lifelong",
   description: "LIFELONG-SOTOPIA curves: mean BEL, GOAL and penalised BEL per model, memory mode and chain index",
@@ -221,7 +227,7 @@ const lifelong: Report = {
     const instances = await rows<LifelongInstance>(store.conn, LIFELONG_INSTANCES_SQL);
     if (!instances.length) throw new Error("the store has no LIFELONG-SOTOPIA episodes; import some first (sociometer import lifelong FILE)");
     const raters = [...new Set(instances.map((i) => i.rater))];
-    const rater = options.rater ?? raters.find((r) => instances.some((i) => i.rater === r && i.rater_kind === "llm" && i.bel !== null)) ?? raters[0]!;
+    const rater = options.rater ?? defaultLifelongRater(instances, raters);
     if (!raters.includes(rater)) throw new Error(`no LIFELONG-SOTOPIA scores by ${JSON.stringify(rater)}; raters: ${raters.join(", ")}`);
     const band = options.band ?? "sd";
     const variance = options.variance ?? "sample";
@@ -234,12 +240,46 @@ const lifelong: Report = {
         `checklist: ${sets.length ? sets.join(", ") : "none"}${sets.includes("sonzai-python") ? " (the sonzai-python reimplementation's own eight checkpoints, not the paper's)" : ""}`,
         "harder: the index is one of the hand-crafted, memory-requiring scenarios",
         "n: instances (episode, agent), each counted once: a rater's several judging runs of one instance are averaged first (BEL, GOAL, and each run's penalised BEL), as SOTOPIA does; runs: the runs so combined",
+        "bel: over every instance with a BEL (n); bel_checklisted: BEL of only the penalised_n instances (and runs) with a full checklist, the same ones as penalised_bel, so bel_checklisted − penalised_bel is what failed checkpoints cost",
       ],
-      columns: ["model", "memory", "index", "harder", "n", "runs", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "penalised_bel", "penalised_n"],
+      columns: ["model", "memory", "index", "harder", "n", "runs", "bel", "bel_low", "bel_high", "goal", "goal_low", "goal_high", "bel_checklisted", "penalised_bel", "penalised_n"],
       rows: curves(instances, {rater, band, variance, tQuantile}).map((c) => ({
         model: c.model, memory: c.memory_mode, index: c.chain_index, harder: c.harder ? "yes" : "", n: c.bel.n, runs: c.runs,
         bel: c.bel.mean, bel_low: c.bel.low, bel_high: c.bel.high, goal: c.goal.mean, goal_low: c.goal.low, goal_high: c.goal.high,
-        penalised_bel: c.penalised.mean, penalised_n: c.penalised.n,
+        bel_checklisted: c.bel_checklisted.mean, penalised_bel: c.penalised.mean, penalised_n: c.penalised.n,
+      })),
+    };
+  },
+};
+
+const checkpointFailuresReport: Report = {
+  name: "checkpoint-failures",
+  description: "LIFELONG-SOTOPIA checkpoint failure rates per checkpoint, memory mode and window of chain indices (the page's failure chart); --model for one model, --window N",
+  async run(store, options) {
+    const failures = await rows<CheckpointFailures>(store.conn, CHECKPOINT_FAILURES_SQL);
+    if (!failures.length) throw new Error("the store has no LIFELONG-SOTOPIA checkpoint labels; import some first (sociometer import lifelong FILE)");
+    const raters = [...new Set(failures.map((f) => f.rater))];
+    // The page's failure chart follows its one rater choice, whose default is the curves'.
+    let rater = options.rater;
+    if (rater === undefined) {
+      const instances = await rows<LifelongInstance>(store.conn, LIFELONG_INSTANCES_SQL);
+      rater = defaultLifelongRater(instances, [...new Set(instances.map((i) => i.rater))]);
+    }
+    if (!raters.includes(rater)) throw new Error(`no checkpoint labels by ${JSON.stringify(rater)}; raters: ${raters.join(", ")}`);
+    if ((options.models?.length ?? 0) > 1) throw new Error("checkpoint-failures pools every model or shows one: give --model once or not at all");
+    const model = options.models?.[0] ?? null;
+    if (model !== null && !failures.some((f) => f.rater === rater && f.model === model)) throw new Error(`no checkpoint labels by ${rater} for model ${JSON.stringify(model)}`);
+    const window = options.window ?? 5;
+    return {
+      title: "LIFELONG-SOTOPIA: checkpoint failure rates over the chain",
+      notes: [
+        `rater: ${rater}; ${model === null ? "all models pooled" : `model ${model}`}; ${window === 1 ? "one row per chain index" : `one row per ${window} chain indices (--window)`}`,
+        "n: agent-episodes (episode, agent), each counted once; runs: the rater's runs combined into them; " +
+          "failed: Σ over the agent-episodes of the share of their runs that failed; rate = failed / n, the mean of those shares (as the curves average runs per instance)",
+      ],
+      columns: ["checklist", "checkpoint", "memory", "from", "to", "n", "runs", "failed", "rate"],
+      rows: failureRates(failures, {rater, model, window}).map((r) => ({
+        checklist: r.checklist, checkpoint: r.dimension.split(":")[2] ?? r.dimension, memory: r.memory_mode, from: r.from, to: r.to, n: r.n, runs: r.runs, failed: r.failed, rate: r.rate,
       })),
     };
   },
@@ -353,7 +393,7 @@ const informativebenchReports: Report[] = [
   {name: "informativebench-audit", description: "the smallest denominators behind iAgents Table 3's precision percentages, against Table 2's #QA", run: () => informativebenchAuditReport()},
 ];
 
-export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, reliability, lifelong, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, reliability, lifelong, checkpointFailuresReport, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);

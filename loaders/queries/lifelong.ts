@@ -6,8 +6,9 @@
  * the rater's runs combined as SOTOPIA combines them, each instance counting
  * once (METRICS.md § LIFELONG-SOTOPIA curves): BEL and GOAL are the means over
  * the rater's runs, `runs` says how many; penalised BEL is Eq. 1 per run with
- * a full eight-label checklist, then the mean of those (null with none);
- * `checkpoints` is the most labels one run gave and `failed` the mean failures
+ * a full eight-label checklist, then the mean of those (null with none),
+ * and `bel_checklisted` the mean BEL of those same runs (what Eq. 1 started
+ * from, so the two differ only by what failed checkpoints cost); `checkpoints` is the most labels one run gave and `failed` the mean failures
  * per run. The penalised BEL the log itself reported, if any, rides along.
  */
 export const LIFELONG_INSTANCES_SQL = `
@@ -32,6 +33,7 @@ SELECT episode_id, agent, model, memory_mode, chain_id, chain_index, harder, che
        avg(bel) AS bel, avg(goal) AS goal,
        max(checkpoints)::INTEGER AS checkpoints, avg(failed)::DOUBLE AS failed,
        avg(CASE WHEN bel IS NOT NULL AND checkpoints = 8 THEN greatest(bel - 5 * failed, 0) END) AS penalised_bel,
+       avg(CASE WHEN bel IS NOT NULL AND checkpoints = 8 THEN bel END) AS bel_checklisted,
        max(logged_bel_extended) AS logged_bel_extended
 FROM per_run
 GROUP BY ALL
@@ -60,14 +62,28 @@ WHERE l.rater_kind = 'llm' AND h.rater_kind = 'human'
 ORDER BY l.dimension, l.episode_id, l.agent, l.rater, h.rater
 `;
 
-/** Checkpoint failure counts per (checklist item, model, memory mode, chain index), for every rater. */
+/**
+ * Checkpoint failures per (checklist item, rater, model, memory mode, chain
+ * index), each agent-episode (episode, agent) counting once as the curves
+ * count it: `n` agent-episodes, `runs` the rater's runs combined into them,
+ * and `failed` the sum over agent-episodes of the share of its runs that
+ * failed the item. Σ failed / Σ n over any groups is then the mean of the
+ * agent-episodes' shares, never a count of runs.
+ */
 export const CHECKPOINT_FAILURES_SQL = `
-SELECT r.dimension, r.rater, p.model, coalesce(e.settings->>'memory_mode', 'unknown') AS memory_mode, e.chain_index,
-       count(*)::INTEGER AS n, count(*) FILTER (WHERE r.value = 0)::INTEGER AS failed
-FROM ratings r
-JOIN episodes e USING (episode_id)
-JOIN participants p ON p.episode_id = r.episode_id AND p.agent = r.agent
-WHERE e.benchmark = 'lifelong-sotopia' AND r.dimension LIKE 'checkpoint:%'
+WITH per_instance AS (
+  SELECT r.dimension, r.rater, p.model, coalesce(e.settings->>'memory_mode', 'unknown') AS memory_mode, e.chain_index,
+         r.episode_id, r.agent,
+         count(*)::INTEGER AS runs, (count(*) FILTER (WHERE r.value = 0))::DOUBLE / count(*) AS failed_share
+  FROM ratings r
+  JOIN episodes e USING (episode_id)
+  JOIN participants p ON p.episode_id = r.episode_id AND p.agent = r.agent
+  WHERE e.benchmark = 'lifelong-sotopia' AND r.dimension LIKE 'checkpoint:%'
+  GROUP BY ALL
+)
+SELECT dimension, rater, model, memory_mode, chain_index,
+       count(*)::INTEGER AS n, sum(runs)::INTEGER AS runs, sum(failed_share)::DOUBLE AS failed
+FROM per_instance
 GROUP BY ALL
 ORDER BY 1, 2, 3, 4, 5
 `;
@@ -77,7 +93,8 @@ ORDER BY 1, 2, 3, 4, 5
  * `source`: per (rater, model, memory mode, chain index), whether any instance
  * there is a harder scenario, the rater's runs combined there, and the count,
  * sum and sum of squares of BEL, GOAL and penalised BEL (the instances' own,
- * each a mean over the rater's runs). Bounded by raters × models × memory modes × chain
+ * each a mean over the rater's runs), and of BEL over the instances with a
+ * penalised BEL only (bel_checklisted: the same instances and runs). Bounded by raters × models × memory modes × chain
  * length, however many chains or episodes (issue 18).
  */
 export const lifelongGroupsSql = (source: string): string => `
@@ -88,7 +105,9 @@ SELECT rater, model, memory_mode, chain_index, bool_or(harder) AS harder, sum(ru
        count(bel)::INTEGER AS bel_n, coalesce(sum(bel), 0)::DOUBLE AS bel_sum, coalesce(sum(bel * bel), 0)::DOUBLE AS bel_sum_sq,
        count(goal)::INTEGER AS goal_n, coalesce(sum(goal), 0)::DOUBLE AS goal_sum, coalesce(sum(goal * goal), 0)::DOUBLE AS goal_sum_sq,
        count(penalised)::INTEGER AS penalised_n, coalesce(sum(penalised), 0)::DOUBLE AS penalised_sum,
-       coalesce(sum(penalised * penalised), 0)::DOUBLE AS penalised_sum_sq
+       coalesce(sum(penalised * penalised), 0)::DOUBLE AS penalised_sum_sq,
+       count(bel_checklisted)::INTEGER AS bel_checklisted_n, coalesce(sum(bel_checklisted), 0)::DOUBLE AS bel_checklisted_sum,
+       coalesce(sum(bel_checklisted * bel_checklisted), 0)::DOUBLE AS bel_checklisted_sum_sq
 FROM scored
 GROUP BY rater, model, memory_mode, chain_index
 ORDER BY rater, model, memory_mode, chain_index

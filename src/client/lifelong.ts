@@ -5,23 +5,15 @@
 // sentence, the index-range table and the logged-vs-own penalised BEL check.
 
 import {CHECKPOINT_SETS} from "../lib/dimensions.js";
-import {checkpointValidation, curvePoint, instancePenalisedBel, meanSd, type BandKind, type CheckpointPair, type Confusion, type CurveRow, type LabelRuns, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
+import {checkpointInfo, checkpointValidation, curvePoint, instancePenalisedBel, meanSd, type BandKind, type CheckpointPair, type Confusion, type CurveRow, type LabelRuns, type CheckpointFailures, type LifelongInstance, type PositiveClass, type TQuantile, type Validation} from "../lib/lifelong.js";
 import {emptyMoments, moments, type Moments, type VarianceKind} from "../lib/stats.js";
 import {decodeView, orderBy, type Tables} from "./tables.js";
 
 /** One row of data/checkpoint-pairs.parquet. */
 export type {CheckpointPair};
 
-/** One row of data/checkpoint-failures.parquet. */
-export interface CheckpointFailures {
-  dimension: string;
-  rater: string;
-  model: string;
-  memory_mode: string;
-  chain_index: number;
-  n: number;
-  failed: number;
-}
+// The failure rates are the CLI's `report checkpoint-failures` too, so they live with the metrics.
+export {checkpointInfo, failureRates, type CheckpointFailures} from "../lib/lifelong.js";
 
 export interface LifelongData {
   instances: LifelongInstance[];
@@ -109,6 +101,10 @@ export interface LifelongGroup {
   penalised_n: number;
   penalised_sum: number;
   penalised_sum_sq: number;
+  /** BEL of the instances with a penalised BEL only. */
+  bel_checklisted_n: number;
+  bel_checklisted_sum: number;
+  bel_checklisted_sum_sq: number;
 }
 
 export interface LifelongFirstView {
@@ -148,6 +144,7 @@ export function curvesFromGroups(
       bel: point({n: g.bel_n, sum: g.bel_sum, sumSq: g.bel_sum_sq}),
       goal: point({n: g.goal_n, sum: g.goal_sum, sumSq: g.goal_sum_sq}),
       penalised: point({n: g.penalised_n, sum: g.penalised_sum, sumSq: g.penalised_sum_sq}),
+      bel_checklisted: point({n: g.bel_checklisted_n, sum: g.bel_checklisted_sum, sumSq: g.bel_checklisted_sum_sq}),
     }))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
 }
@@ -171,7 +168,7 @@ export function keptTQuantile(tQuantile: TQuantile): TQuantile {
 /** The degrees of freedom (n − 1) a 95% band needs over `groups`, each once, in first-seen order: what the page works out in idle time. */
 export function bandDegrees(groups: readonly LifelongGroup[]): number[] {
   const seen = new Set<number>();
-  for (const g of groups) for (const n of [g.bel_n, g.goal_n, g.penalised_n]) if (n >= 2) seen.add(n - 1);
+  for (const g of groups) for (const n of [g.bel_n, g.goal_n, g.penalised_n, g.bel_checklisted_n]) if (n >= 2) seen.add(n - 1);
   return Array.from(seen);
 }
 
@@ -228,16 +225,6 @@ export function curveOptionsText(rater: string, band: BandKind, variance: Varian
     "Each instance (episode, agent) counts once: a rater's several judging runs of it are averaged first (each run's penalised BEL too), as SOTOPIA does; the table gives the runs combined per point.";
 }
 
-/** A checklist by name, and how the page names one of its checkpoints. */
-export function checkpointInfo(dimension: string): {set: string; key: string; label: string; paper: boolean} {
-  const [, set = "?", key = dimension] = dimension.split(":");
-  const list = CHECKPOINT_SETS.find((s) => s.name === set);
-  const found = list?.checkpoints.find((c) => c.key === key);
-  // The sonzai-python checklist keeps its own names, shown as they are.
-  const label = set === "paper" && found ? `${found.label} (${key})` : key;
-  return {set, key, label, paper: set === "paper"};
-}
-
 /** What the page says about a checklist: the paper's, or another implementation's own list. */
 export function checklistText(sets: readonly string[]): string {
   if (sets.length === 0) return "No checkpoint labels by this rater.";
@@ -246,34 +233,6 @@ export function checklistText(sets: readonly string[]): string {
     if (s === "paper") return "checklist paper: the eight BELEXT checkpoints of LIFELONG-SOTOPIA §3.4";
     return `checklist ${s}: ${info?.description ?? "not a checklist the workbench knows"}; its checkpoint names are shown as the log gives them, not mapped to the paper's`;
   }).join("; ") + ".";
-}
-
-/**
- * Failure rate per (checkpoint, memory mode, window of chain indices) for one
- * rater, pooled over the chosen models: Σ failed / Σ n over the window's
- * indices. Windows of `window` indices start at 1 (1–5, 6–10, … for 5); a
- * window of 1 is one index.
- */
-export function failureRates(failures: readonly CheckpointFailures[], {rater, model, window = 1}: {rater: string; model: string | null; window?: number}):
-  {dimension: string; checklist: string; checkpoint: string; memory_mode: string; from: number; to: number; n: number; failed: number; rate: number}[] {
-  if (!(Number.isInteger(window) && window >= 1)) throw new Error(`a window needs a whole number of chain indices ≥ 1, got ${window}`);
-  const groups = new Map<string, {dimension: string; memory_mode: string; from: number; to: number; n: number; failed: number}>();
-  for (const f of failures) {
-    if (f.rater !== rater || (model !== null && f.model !== model)) continue;
-    const from = Math.floor((f.chain_index - 1) / window) * window + 1;
-    const key = `${f.dimension}\u0000${f.memory_mode}\u0000${from}`;
-    const g = groups.get(key) ?? {dimension: f.dimension, memory_mode: f.memory_mode, from, to: f.chain_index, n: 0, failed: 0};
-    g.to = Math.max(g.to, f.chain_index);
-    g.n += f.n;
-    g.failed += f.failed;
-    groups.set(key, g);
-  }
-  return [...groups.values()]
-    .sort((a, b) => a.dimension.localeCompare(b.dimension) || a.memory_mode.localeCompare(b.memory_mode) || a.from - b.from)
-    .map((g) => {
-      const info = checkpointInfo(g.dimension);
-      return {...g, checklist: info.set, checkpoint: info.label, rate: g.n ? g.failed / g.n : NaN};
-    });
 }
 
 export interface ValidationRow extends Validation, Confusion {

@@ -9,7 +9,7 @@ import type {CurveRow} from "../lib/lifelong.js";
 
 /** Which curves of a CurveRow a chart draws, and what it calls them. */
 export interface Series {
-  key: "bel" | "goal" | "penalised";
+  key: "bel" | "goal" | "penalised" | "bel_checklisted";
   label: string;
 }
 
@@ -210,7 +210,10 @@ export interface FailurePoint {
   /** The window of chain indices the point pools, first and last. */
   from: number;
   to: number;
+  /** Agent-episodes pooled, and the rater's runs combined into them. */
   n: number;
+  runs: number;
+  /** Σ over the agent-episodes of the share of their runs that failed. */
   failed: number;
   rate: number;
 }
@@ -239,7 +242,7 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
   }
   const rules = checkpoints.flatMap((checkpoint) => [...byIndex.entries()].map(([index, labels]) => ({layer: "rule", checkpoint, index, label: labels.join("; ")})));
   const drawn: Record<string, unknown>[] = points.map((p) => ({layer: "point", checkpoint: p.checkpoint, memory: p.memory_mode, index: (p.from + p.to) / 2,
-    indices: p.from === p.to ? String(p.from) : `${p.from}–${p.to}`, n: p.n, failed: p.failed, rate: p.rate}));
+    indices: p.from === p.to ? String(p.from) : `${p.from}–${p.to}`, n: p.n, runs: p.runs, failed: p.failed, rate: p.rate}));
   const x = chainIndexAxis((drawn as {index: number}[]).concat(rules));
   return {
     title,
@@ -261,7 +264,8 @@ export function failureChart(points: readonly FailurePoint[], {width, title, har
             x,
             y: {field: "rate", type: "quantitative", title: "Failure rate", axis: {format: ".0%"}, scale: {domain: [0, Math.min(1, Math.ceil(top * 10) / 10)]}},
             color: {field: "memory", type: "nominal", title: "Memory mode", sort: memories, legend: legendAbove(width)},
-            tooltip: [{field: "checkpoint"}, {field: "memory"}, {field: "indices", title: "chain indices"}, {field: "failed"}, {field: "n"}, {field: "rate", format: ".1%"}],
+            tooltip: [{field: "checkpoint"}, {field: "memory"}, {field: "indices", title: "chain indices"},
+              {field: "failed", format: ".2f", title: "failed (agent-episodes, runs averaged)"}, {field: "n", title: "agent-episodes"}, {field: "runs", title: "runs combined"}, {field: "rate", format: ".1%"}],
           },
         },
         {

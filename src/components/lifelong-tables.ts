@@ -10,7 +10,11 @@ import {el, fixed, headCell, numCell} from "./dom.js";
 
 const numValue = (x: number) => (Number.isNaN(x) ? "NaN" : x);
 
-/** One row per (model, memory mode, chain index): the runs combined, then n and mean [low, high] of BEL, GOAL and penalised BEL. */
+/**
+ * One row per (model, memory mode, chain index): the runs combined, then n and
+ * mean [low, high] of BEL, GOAL, BEL of the checklisted instances alone and
+ * penalised BEL (the last two over the same instances).
+ */
 export function curveTable(rows: readonly CurveRow[], {bandLabel}: {bandLabel: string}): HTMLTableElement {
   const table = el("table", undefined, "numeric lifelong-curves");
   table.setAttribute("data-testid", "curve-table");
@@ -18,16 +22,16 @@ export function curveTable(rows: readonly CurveRow[], {bandLabel}: {bandLabel: s
   const top = head.insertRow();
   top.append(headCell("Model", {rowSpan: 2}), headCell("Memory", {rowSpan: 2}), headCell("Index", {rowSpan: 2, className: "num"}), headCell("Harder", {rowSpan: 2}));
   top.append(headCell("Runs combined", {rowSpan: 2, className: "num"}));
-  for (const name of ["BEL", "GOAL", "Penalised BEL"]) top.append(headCell(`${name} (band: ${bandLabel})`, {colSpan: 4, className: "num"}));
+  for (const name of ["BEL", "GOAL", "BEL, checklisted instances", "Penalised BEL"]) top.append(headCell(`${name} (band: ${bandLabel})`, {colSpan: 4, className: "num"}));
   const sub = head.insertRow();
-  for (let i = 0; i < 3; i++) sub.append(el("th", "n", "num"), el("th", "mean", "num"), el("th", "low", "num"), el("th", "high", "num"));
+  for (let i = 0; i < 4; i++) sub.append(el("th", "n", "num"), el("th", "mean", "num"), el("th", "low", "num"), el("th", "high", "num"));
   const body = table.createTBody();
   for (const r of rows) {
     const tr = body.insertRow();
     const id = `curve-${r.model}-${r.memory_mode}-${r.chain_index}`;
     tr.append(el("td", r.model), el("td", r.memory_mode), numCell(String(r.chain_index), r.chain_index), el("td", r.harder ? "yes" : ""),
       numCell(String(r.runs), r.runs, `${id}-runs`));
-    for (const [key, point] of [["bel", r.bel], ["goal", r.goal], ["penalised", r.penalised]] as const) {
+    for (const [key, point] of [["bel", r.bel], ["goal", r.goal], ["bel_checklisted", r.bel_checklisted], ["penalised", r.penalised]] as const) {
       tr.append(
         numCell(String(point.n), point.n, `${id}-${key}-n`),
         cell(point.mean, `${id}-${key}`),

@@ -1,6 +1,7 @@
 // LIFELONG-SOTOPIA metrics (METRICS.md § LIFELONG-SOTOPIA): penalised BEL,
 // curves over the chain, and the validation of checkpoint labels.
 
+import {CHECKPOINT_SETS} from "./dimensions.js";
 import {meanOf, moments, sdOf, type Moments, type VarianceKind} from "./stats.js";
 
 /** Points a failed checkpoint costs (Eq. 1). */
@@ -173,6 +174,8 @@ export interface LifelongInstance {
   failed: number;
   /** Eq. 1 per run with a full eight-label checklist, averaged over those runs; null with none. */
   penalised_bel: number | null;
+  /** Mean BEL of the same runs as penalised_bel (null when it is null): raw BEL of exactly what was penalised. */
+  bel_checklisted: number | null;
   logged_bel_extended: number | null;
 }
 
@@ -189,6 +192,8 @@ export interface CurveRow {
   bel: CurvePoint;
   goal: CurvePoint;
   penalised: CurvePoint;
+  /** BEL of the instances (and runs) behind `penalised` only, to set beside it: `bel` covers every instance with a BEL. */
+  bel_checklisted: CurvePoint;
 }
 
 /** BEL, GOAL and penalised BEL per (model, memory mode, chain index), with bands (LIFELONG-SOTOPIA Figures 3, 4). */
@@ -196,22 +201,23 @@ export function curves(
   instances: readonly LifelongInstance[],
   {rater, band = "sd", variance = "sample", tQuantile}: {rater: string; band?: BandKind; variance?: VarianceKind; tQuantile?: TQuantile},
 ): CurveRow[] {
-  const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; runs: number; bel: number[]; goal: number[]; penalised: number[]}>();
+  const groups = new Map<string, {model: string; memory_mode: string; chain_index: number; harder: boolean; runs: number; bel: number[]; goal: number[]; penalised: number[]; checklisted: number[]}>();
   for (const i of instances) {
     if (i.rater !== rater) continue;
     const key = `${i.model}\u0000${i.memory_mode}\u0000${i.chain_index}`;
-    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, chain_index: i.chain_index, harder: false, runs: 0, bel: [], goal: [], penalised: []};
+    const g = groups.get(key) ?? {model: i.model, memory_mode: i.memory_mode, chain_index: i.chain_index, harder: false, runs: 0, bel: [], goal: [], penalised: [], checklisted: []};
     g.harder ||= i.harder;
     g.runs += i.runs;
     if (i.bel !== null) g.bel.push(i.bel);
     if (i.goal !== null) g.goal.push(i.goal);
     const p = instancePenalisedBel(i);
     if (p !== null) g.penalised.push(p);
+    if (i.bel_checklisted !== null) g.checklisted.push(i.bel_checklisted);
     groups.set(key, g);
   }
   const point = (values: number[]) => curvePoint(moments(values), band, variance, tQuantile);
   return [...groups.values()]
-    .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, runs: g.runs, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised)}))
+    .map((g) => ({model: g.model, memory_mode: g.memory_mode, chain_index: g.chain_index, harder: g.harder, runs: g.runs, bel: point(g.bel), goal: point(g.goal), penalised: point(g.penalised), bel_checklisted: point(g.checklisted)}))
     .sort((a, b) => a.model.localeCompare(b.model) || a.memory_mode.localeCompare(b.memory_mode) || a.chain_index - b.chain_index);
 }
 
@@ -224,4 +230,60 @@ export function harderStarts(instances: readonly LifelongInstance[]): Map<string
     out.set(key, Math.min(out.get(key) ?? Infinity, i.chain_index));
   }
   return out;
+}
+
+/** One row of CHECKPOINT_FAILURES_SQL (data/lifelong-rows.bin on the page). */
+export interface CheckpointFailures {
+  dimension: string;
+  rater: string;
+  model: string;
+  memory_mode: string;
+  chain_index: number;
+  /** Agent-episodes (episode, agent) the rater labelled on this checkpoint. */
+  n: number;
+  /** The rater's runs combined into them. */
+  runs: number;
+  /** Σ over the agent-episodes of the share of their runs that failed. */
+  failed: number;
+}
+
+/** A checklist by name, and how the page names one of its checkpoints. */
+export function checkpointInfo(dimension: string): {set: string; key: string; label: string; paper: boolean} {
+  const [, set = "?", key = dimension] = dimension.split(":");
+  const list = CHECKPOINT_SETS.find((s) => s.name === set);
+  const found = list?.checkpoints.find((c) => c.key === key);
+  // The sonzai-python checklist keeps its own names, shown as they are.
+  const label = set === "paper" && found ? `${found.label} (${key})` : key;
+  return {set, key, label, paper: set === "paper"};
+}
+
+/**
+ * Failure rate per (checkpoint, memory mode, window of chain indices) for one
+ * rater, pooled over the chosen models: the mean over the window's
+ * agent-episodes of each one's share of runs that failed (Σ failed / Σ n of
+ * CHECKPOINT_FAILURES_SQL's rows), so a rater's several runs of one
+ * agent-episode count once, as on the curves. Windows of `window` indices
+ * start at 1 (1–5, 6–10, … for 5); a window of 1 is one index.
+ */
+export function failureRates(failures: readonly CheckpointFailures[], {rater, model, window = 1}: {rater: string; model: string | null; window?: number}):
+  {dimension: string; checklist: string; checkpoint: string; memory_mode: string; from: number; to: number; n: number; runs: number; failed: number; rate: number}[] {
+  if (!(Number.isInteger(window) && window >= 1)) throw new Error(`a window needs a whole number of chain indices ≥ 1, got ${window}`);
+  const groups = new Map<string, {dimension: string; memory_mode: string; from: number; to: number; n: number; runs: number; failed: number}>();
+  for (const f of failures) {
+    if (f.rater !== rater || (model !== null && f.model !== model)) continue;
+    const from = Math.floor((f.chain_index - 1) / window) * window + 1;
+    const key = `${f.dimension}\u0000${f.memory_mode}\u0000${from}`;
+    const g = groups.get(key) ?? {dimension: f.dimension, memory_mode: f.memory_mode, from, to: f.chain_index, n: 0, runs: 0, failed: 0};
+    g.to = Math.max(g.to, f.chain_index);
+    g.n += f.n;
+    g.runs += f.runs;
+    g.failed += f.failed;
+    groups.set(key, g);
+  }
+  return [...groups.values()]
+    .sort((a, b) => a.dimension.localeCompare(b.dimension) || a.memory_mode.localeCompare(b.memory_mode) || a.from - b.from)
+    .map((g) => {
+      const info = checkpointInfo(g.dimension);
+      return {...g, checklist: info.set, checkpoint: info.label, rate: g.n ? g.failed / g.n : NaN};
+    });
 }

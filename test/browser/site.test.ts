@@ -184,6 +184,7 @@ interface LifelongReportRow {
   goal: number | null;
   goal_low: number | null;
   goal_high: number | null;
+  bel_checklisted: number | null;
   penalised_bel: number | null;
   penalised_n: number;
 }
@@ -558,8 +559,10 @@ describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the built site", () => {
           const where = `${label} ${id}`;
           expect(Number(shown[`${id}-bel-n`]), where).toBe(row.n);
           expect(Number(shown[`${id}-penalised-n`]), where).toBe(row.penalised_n);
+          // Raw BEL beside penalised BEL covers the same instances.
+          expect(Number(shown[`${id}-bel_checklisted-n`]), where).toBe(row.penalised_n);
           for (const [key, value] of [["bel", row.bel], ["bel-low", row.bel_low], ["bel-high", row.bel_high], ["goal", row.goal],
-            ["goal-low", row.goal_low], ["goal-high", row.goal_high], ["penalised", row.penalised_bel]] as const) {
+            ["goal-low", row.goal_low], ["goal-high", row.goal_high], ["bel_checklisted", row.bel_checklisted], ["penalised", row.penalised_bel]] as const) {
             expectSame(shown[`${id}-${key}`], value, `${where}-${key}`);
           }
         }

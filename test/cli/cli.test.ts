@@ -206,6 +206,15 @@ describe("sociometer report lifelong and belext", () => {
     expect(byFail.find((r: {checkpoint: string}) => r.checkpoint === "no_stalling")).toMatchObject({tp: 0, fp: 0, tn: 3, fn: 0, precision: null, recall: null});
     const byPass = JSON.parse((await cli(["report", "belext", "--positive", "pass", "--format", "json", "--db", db])).stdout).rows;
     expect(byPass.find((r: {checkpoint: string}) => r.checkpoint === "no_repeated_sentences")).toMatchObject({tp: 0, fp: 1, tn: 1, fn: 1});
+
+    // The page's failure chart: the judge (the curves' default rater) fails checkpoint 1 at indices 1 and 2, not 3.
+    type FailureRow = {checkpoint: string; from: number; to: number; n: number; runs: number; rate: number};
+    const failures = async (...args: string[]) => (JSON.parse((await cli(["report", "checkpoint-failures", "--format", "json", "--db", db, ...args])).stdout).rows as FailureRow[])
+      .filter((r) => r.checkpoint === "no_repeated_sentences").map((r) => [r.from, r.to, r.n, r.runs, r.rate]);
+    expect(await failures()).toEqual([[1, 3, 3, 3, 2 / 3]]);
+    expect(await failures("--window", "1", "--model", "m")).toEqual([[1, 1, 1, 1, 1], [2, 2, 1, 1, 1], [3, 3, 1, 1, 0]]);
+    expect(await failures("--rater", "ann", "--window", "2")).toEqual([[1, 2, 2, 2, 0.5], [3, 3, 1, 1, 1]]);
+    expect((await cli(["report", "checkpoint-failures", "--window", "0", "--db", db])).stderr).toContain("--window must be a whole number of chain indices ≥ 1, not 0");
   });
 });
 

@@ -11,6 +11,8 @@ const group = (chain_index: number, bel_n: number, goal_n: number, penalised_n: 
   bel_n, bel_sum: 6 * bel_n + 1, bel_sum_sq: 37 * bel_n + 9,
   goal_n, goal_sum: 5 * goal_n, goal_sum_sq: 26 * goal_n + 4,
   penalised_n, penalised_sum: 4 * penalised_n, penalised_sum_sq: 17 * penalised_n + 2,
+  // The checklisted instances are the penalised ones: the same n, so no degrees of freedom of their own.
+  bel_checklisted_n: penalised_n, bel_checklisted_sum: 7 * penalised_n, bel_checklisted_sum_sq: 50 * penalised_n + 1,
 });
 // n − 1: 4 and 3 from the first group; the second adds 2 (its goal has n = 1, no band).
 const GROUPS = [group(1, 5, 5, 4), group(2, 5, 1, 3)];

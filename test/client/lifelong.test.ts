@@ -57,7 +57,7 @@ describe("harderRules", () => {
 
 describe("failureRates over windows of chain indices", () => {
   const f = (chain_index: number, n: number, failed: number, model = "m", memory_mode = "full"): CheckpointFailures =>
-    ({dimension: "checkpoint:paper:no_stalling", rater: "r", model, memory_mode, chain_index, n, failed});
+    ({dimension: "checkpoint:paper:no_stalling", rater: "r", model, memory_mode, chain_index, n, runs: n, failed});
   const rows = [f(1, 4, 1), f(2, 4, 0), f(5, 2, 2), f(6, 4, 1), f(7, 4, 3, "other")];
 
   it("pools Σ failed / Σ n per window of indices starting at 1", () => {
@@ -99,7 +99,7 @@ describe("curve chart layout", () => {
       }
     }
     const checkpoints = ["a", "b", "c", "d", "e", "f"].map((c) => `checkpoint ${c} (no_${c})`);
-    const points = checkpoints.flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, failed: 3, rate: 0.3})));
+    const points = checkpoints.flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, runs: 10, failed: 3, rate: 0.3})));
     expect(await drawnWidth(failureChart(points, {width: 1072, title: "t"}))).toBeLessThanOrEqual(1072);
   });
 
@@ -134,7 +134,7 @@ describe("curve chart layout", () => {
         expect(await vegaWarnings(curvesChart(rows as never, {...options(1072, chartRows), harder: harderAt})), `${chartRows}, ${harderAt.size} rules`).toEqual([]);
       }
     }
-    const points = ["a", "b"].flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, failed: 3, rate: 0.3})));
+    const points = ["a", "b"].flatMap((checkpoint) => [1, 6].map((from) => ({checkpoint, memory_mode: "full", from, to: from + 4, n: 10, runs: 10, failed: 3, rate: 0.3})));
     expect(await vegaWarnings(failureChart(points, {width: 1072, title: "t"}))).toEqual([]);
     expect(await vegaWarnings(failureChart(points, {width: 1072, title: "t", harder: [{memory: "full", index: 6, model: null, label: "harder from 6"}]}))).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe("curve chart layout", () => {
   it("sets the chain index axis to the data's indices, rules included", () => {
     const spec = curvesChart(rows as never, options(1072, "series")) as unknown as {spec: {layer: {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}[]}};
     for (const group of spec.spec.layer) for (const l of group.layer) expect(l.encoding.x.scale?.domain).toEqual([1, 45]);
-    const points = [{checkpoint: "a", memory_mode: "full", from: 3, to: 7, n: 10, failed: 3, rate: 0.3}];
+    const points = [{checkpoint: "a", memory_mode: "full", from: 3, to: 7, n: 10, runs: 10, failed: 3, rate: 0.3}];
     const failures = failureChart(points, {width: 900, title: "t", harder: [{memory: "full", index: 9, model: null, label: "h"}]}) as unknown as {spec: {layer: {encoding: {x: {scale?: {domain: number[]}}}}[]}};
     // The point at the window's middle (5) and the rule at 9.
     for (const l of failures.spec.layer) expect(l.encoding.x.scale?.domain).toEqual([5, 9]);

@@ -260,8 +260,17 @@ describeWithFixtures("data loaders", () => {
       expect(instances.episodes).toBe(810);
       expect({episodes: instances.episodes, checkpoints: instances.checkpoints, failed: instances.failed}).toEqual(expected);
       expect(instances.raters.split(",")).toContain("gpt-4");
-      const [failures] = await rows<{n: number; failed: number}>(conn, `SELECT sum(n)::INTEGER AS n, sum(failed)::INTEGER AS failed FROM ${parquet("checkpoint-failures")}`);
-      expect(failures).toEqual({n: expected.checkpoints, failed: expected.failed});
+      // Failures count agent-episodes, each one's runs as its share of failing runs.
+      const [perInstance] = await rows<{n: number; runs: number; failed: number}>(sconn,
+        `SELECT count(*)::INTEGER AS n, sum(runs)::INTEGER AS runs, sum(fails / runs) AS failed
+         FROM (SELECT r.episode_id, r.agent, r.rater, r.dimension, count(*) AS runs, sum(CASE WHEN r.value = 0 THEN 1 ELSE 0 END) AS fails
+               FROM episodes e JOIN ratings r USING (episode_id)
+               WHERE e.benchmark = 'lifelong-sotopia' AND r.dimension LIKE 'checkpoint:%' GROUP BY ALL)`);
+      expect(perInstance.runs).toBe(expected.checkpoints);
+      const [failures] = await rows<{n: number; runs: number; failed: number}>(conn,
+        `SELECT sum(n)::INTEGER AS n, sum(runs)::INTEGER AS runs, sum(failed) AS failed FROM ${parquet("checkpoint-failures")}`);
+      expect({n: failures.n, runs: failures.runs}).toEqual({n: perInstance.n, runs: perInstance.runs});
+      expect(failures.failed).toBeCloseTo(perInstance.failed, 9);
       const pairs = await rows<{llm_rater: string; checkpoints: number; outside: number}>(conn,
         `SELECT llm_rater, count(DISTINCT dimension) AS checkpoints,
                 count(*) FILTER (WHERE llm_runs < 1 OR human_runs < 1 OR llm_passes NOT BETWEEN 0 AND llm_runs OR human_passes NOT BETWEEN 0 AND human_runs) AS outside

@@ -146,7 +146,7 @@ describe("curves", () => {
   const inst = (chain_index: number, bel: number, goal: number, failed: number, extra: Partial<LifelongInstance> = {}): LifelongInstance => ({
     episode_id: `e${chain_index}-${bel}`, agent: 1, model: "m", memory_mode: "full", chain_id: "c", chain_index, harder: false,
     checkpoint_set: "paper", rater: "j", rater_kind: "llm", runs: 1, bel, goal, checkpoints: 8, failed, penalised_bel: penalisedBel(bel, failed),
-    logged_bel_extended: null, ...extra,
+    bel_checklisted: bel, logged_bel_extended: null, ...extra,
   });
 
   it("averages BEL, GOAL and penalised BEL per chain index (hand-worked)", () => {
