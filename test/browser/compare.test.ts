@@ -196,6 +196,14 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(await page.getByTestId("compare-notes").textContent()).toContain("HSII stage-3/4 wins: win policy mean (win 1, tie 0.5, loss 0, averaged over both orders)");
 
     // Another win policy: read from its own pack, with the CLI's numbers under that policy, and named in the notes.
+    // Until the worker answers, the previous result is dimmed and the progress line says so (a new user read Holm's numbers under "none").
+    await page.evaluate(() => {
+      const w = window as unknown as {staleSeen: string[]};
+      w.staleSeen = [];
+      new MutationObserver(() => {
+        if (document.body.classList.contains("compare-stale")) w.staleSeen.push(document.querySelector("[data-testid=compare-progress]")?.textContent ?? "");
+      }).observe(document.body, {attributes: true, attributeFilter: ["class"]});
+    });
     await page.getByLabel("strict (a win only when both orders say win)", {exact: true}).check();
     await expect.poll(() => page.locator("[data-testid=compare-table] tbody th").allTextContents(), {timeout: 60_000}).toContain("stage3_win (strict)");
     await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0);
@@ -205,6 +213,11 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(await page.getByTestId("compare-notes").textContent()).toContain("HSII stage-3/4 wins: win policy strict");
     expect(requested.some((u) => /compare-rows-hsii-strict\.[0-9a-f]+\.bin$/.test(new URL(u).pathname))).toBe(true);
     expect(requested.some((u) => /compare-rows-hsii-first/.test(u))).toBe(false);
+    const staleSeen = await page.evaluate(() => (window as unknown as {staleSeen: string[]}).staleSeen);
+    expect(staleSeen.length).toBeGreaterThan(0);
+    expect(staleSeen[0]).toContain("The results below are still those of the previous options");
+    expect(await page.evaluate(() => document.body.classList.contains("compare-stale"))).toBe(false);
+    expect(await page.getByTestId("compare-progress").textContent()).toBe("");
     await page.close();
   }, 300_000);
 });
