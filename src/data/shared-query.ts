@@ -66,8 +66,9 @@ export function sharedStoredResult(store: Store, sql: string): Promise<string> {
 /**
  * The path of a Parquet file that `make` writes (given the path) for `name`
  * over the store as it is now, made by the first caller in this process and
- * reused by the others while the store is unchanged. `make` writes only what
- * the site may ship (key-shaped text redacted).
+ * reused by the others while the store is unchanged. `make` writes what the
+ * site may ship (key-shaped text redacted), but for sharedStoredResult's
+ * files, which only a loader's own computation reads.
  */
 export function sharedFile(name: string, make: (file: string) => Promise<void>): Promise<string> {
   const key = `${storeVersion()}\u0000${name}`;
