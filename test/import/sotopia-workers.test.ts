@@ -360,10 +360,11 @@ describe("the reading thread while a worker keeps up", () => {
     expect(lines).toEqual(records.map((_, i) => i + 1));
     const firstBatch = kinds.indexOf("batch");
     expect(firstBatch, "the worker parsed no line in three runs").toBeGreaterThanOrEqual(0);
-    // Taking whatever nobody had claimed whenever it caught up (stealAfterMs 0), this thread read 30 of the 60 lines
-    // after the worker's first; now only a turn's own line that it found unclaimed in the moment the worker moved on:
-    // 0-2 on a quiet machine, 3 at load 8 (the worker slower to claim its next segment), never near 30.
-    expect(kinds.slice(firstBatch).filter((k) => k === "episode").length).toBeLessThanOrEqual(6);
+    // Taking whatever nobody had claimed whenever it caught up (stealAfterMs 0), this thread read 30-36 of the lines
+    // after the worker's first; now only a turn's own line that it found unclaimed in the moment the worker moved on.
+    // How often that happens is the scheduler's: 0-2 on a quiet machine, 3 at load 8, 7-12 beside a CI run on both
+    // cores (the worker descheduled as its next turn came up); so the bound is set apart from 30, not from 0.
+    expect(kinds.slice(firstBatch).filter((k) => k === "episode").length).toBeLessThanOrEqual(20);
   });
 });
 
