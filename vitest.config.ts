@@ -7,6 +7,8 @@ export default defineConfig({
     // test can take well over the 30 s we first allowed without being stuck.
     testTimeout: 90_000,
     exclude: ["node_modules/**", "dist/**", "src/.observablehq/**", ".bench/**"],
+    // The run's shared folder, where browser tests build each distinct site once (test/browser/sites.ts).
+    globalSetup: ["./test/global-setup.ts"],
     // The default output, then one line counting skipped tests by reason.
     reporters: ["default", "./test/helpers/skip-summary.ts"],
   },

@@ -340,19 +340,25 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Runs one command as the `sociometer` program does and returns its exit code:
+ * an error is printed to stderr (redacted: it may quote a key the endpoint
+ * echoed, or a URL with a password) with its code, never thrown. The tests
+ * call this in their own process where the process boundary is not what they test.
+ */
+export async function runCommand(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (e) {
+    const message = e instanceof ImportError ? `import failed, store unchanged:\n  ${e.message}` : (e as Error).message;
+    process.stderr.write(`sociometer: ${redact(message, cliSecrets(argv))}\n`);
+    return exitCodeOf(e);
+  }
+}
+
 // Run when executed directly (tsx loaders/cli/main.ts, or bin/sociometer.js), not when imported by tests.
 const invokedDirectly = process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (invokedDirectly || process.env.SOCIOMETER_CLI === "1") {
-  main(process.argv.slice(2)).then(
-    (code) => exitAfterOutput(code),
-    (e: unknown) => {
-      const message = e instanceof ImportError ? `import failed, store unchanged:\n  ${e.message}` : (e as Error).message;
-      // An error may quote what it was given (a key echoed by the endpoint, a URL with a password).
-      process.stderr.write(`sociometer: ${redact(message, cliSecrets(process.argv.slice(2)))}\n`);
-      exitAfterOutput(exitCodeOf(e));
-    },
-  );
-}
+if (invokedDirectly || process.env.SOCIOMETER_CLI === "1") runCommand(process.argv.slice(2)).then(exitAfterOutput);
 
 /** The exit code for an error: 65 (bad input data, as sysexits' EX_DATAERR) for a record or audit table at fault, else 2. */
 export function exitCodeOf(e: unknown): number {

@@ -3,17 +3,14 @@
 // and on the sample pair of judge runs it marks goal, and only goal, as
 // changed after Holm's adjustment.
 
-import {mkdtempSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
 import {HSII_COMPARE_SQL} from "../../loaders/queries/compare.js";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
-import {buildSite, runCli, serveStatic} from "./helpers.js";
+import {runCli, serveStatic} from "./helpers.js";
+import {sharedSite} from "./sites.js";
 
 interface CliMetric {
   metric: string;
@@ -80,7 +77,6 @@ async function choose(page: Page, label: string, prefix: string): Promise<void> 
 }
 
 describeUnless(browserTestsOff(), "the Compare page", () => {
-  let dir: string;
   let browser: Browser;
   let origin: string;
   let store: string;
@@ -88,25 +84,16 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), "sociometer-compare-page-"));
-    store = join(dir, "samples.duckdb");
-    const s = await openStore(store);
-    try {
-      await importSamples(s);
-    } finally {
-      s.close();
-    }
-    // Up to 12 minutes: the build shares two cores with other builds.
-    const {dist} = await buildSite(store, join(dir, "site"), {}, 720_000);
-    const server = await serveStatic(dist);
+    const site = await sharedSite("samples");
+    store = site.store;
+    const server = await serveStatic(site.dist);
     origin = server.origin;
     close = server.close;
-  }, 900_000);
+  }, 1_200_000);
 
   afterAll(async () => {
     await browser?.close();
     await close?.();
-    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   it("opens on the CLI's default sides and shows the CLI's numbers, bootstrap included (same seed), with no rows and no DuckDB-wasm fetched", async () => {

@@ -8,24 +8,21 @@
 // explorer reads), and the numbers the page drew first from its Arrow pack are
 // the ones the SQL path gives: the overview's counts and the SOTOPIA means.
 
-import {mkdtempSync, readdirSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
+import {readdirSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
-import {openStore} from "../../loaders/store/db.js";
 import {defaultRater, modelAggregates, type SotopiaStatRow} from "../../src/lib/sotopia.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
-import {buildSite, cellErrors, serveStatic, watchedContext, type Problems} from "./helpers.js";
+import {cellErrors, serveStatic, watchedContext, type Problems} from "./helpers.js";
+import {sharedSite} from "./sites.js";
 
 /** Pages whose first view is drawn from decoded summaries, with no DuckDB-wasm; the explorer starts it for its SQL. */
 const DECODED_PAGES = ["/", "/sotopia", "/lifelong", "/hsii", "/stss", "/informativebench", "/audit", "/bench-baseline", "/episodes"];
 const SQL_PAGES = ["/explorer"];
 const FIRST_VIEW_TIMEOUT_MS = 60_000;
 
-let dir: string;
 let dist: string;
 let origin: string;
 let closeServer: () => Promise<void>;
@@ -33,16 +30,8 @@ let browser: Browser;
 
 describeUnless(browserTestsOff(), "the first view of each page, from summaries decoded directly", () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "sociometer-first-view-"));
     browser = await launchBrowser();
-    const storePath = join(dir, "samples.duckdb");
-    const store = await openStore(storePath);
-    try {
-      await importSamples(store);
-    } finally {
-      store.close();
-    }
-    ({dist} = await buildSite(storePath, dir, {}, 900_000));
+    ({dist} = await sharedSite("samples"));
     const server = await serveStatic(dist);
     origin = server.origin;
     closeServer = server.close;
@@ -51,7 +40,6 @@ describeUnless(browserTestsOff(), "the first view of each page, from summaries d
   afterAll(async () => {
     await browser?.close();
     await closeServer?.();
-    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   /** Opens a page, waits for its first view, and returns it with every URL it requested. */

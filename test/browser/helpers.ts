@@ -6,6 +6,7 @@ import {spawn} from "node:child_process";
 import {cpSync, mkdirSync, symlinkSync} from "node:fs";
 import {join, sep} from "node:path";
 import type {Browser, BrowserContext, Page} from "playwright-core";
+import {cli} from "../helpers/cli.js";
 import {REPO} from "../helpers/fixtures.js";
 import {serveStatic as serveSite} from "../../scripts/serve.js";
 import {sotopiaDimension} from "../../src/lib/dimensions.js";
@@ -37,9 +38,11 @@ export function runNpx(
   });
 }
 
-/** Runs the sociometer CLI (loaders/cli/main.ts) with tsx. */
-export function runCli(args: readonly string[]): Promise<{stdout: string; stderr: string}> {
-  return runNpx(["tsx", "loaders/cli/main.ts", ...args]);
+/** Runs a sociometer command in this process (test/helpers/cli.ts); rejects with its output when it fails. */
+export async function runCli(args: readonly string[]): Promise<{stdout: string; stderr: string}> {
+  const {code, stdout, stderr} = await cli([...args]);
+  if (code !== 0) throw new Error(`sociometer ${args.join(" ")} exited with ${code}:\n${(stdout + stderr).slice(-4000)}`);
+  return {stdout, stderr};
 }
 
 /**

@@ -3,49 +3,19 @@
 // shows no control for data its store has not got, and a screenshot of each
 // page is kept under test-results/layout/ for a person to look at.
 
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
+import {existsSync, mkdirSync, readdirSync, readFileSync} from "node:fs";
 import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
-import {importFiles} from "../../loaders/import/session.js";
-import {importSamples} from "../../loaders/samples.js";
-import {openStore} from "../../loaders/store/db.js";
-import {fixture, FIXTURES_MISSING} from "../helpers/fixtures.js";
+import {FIXTURES_MISSING} from "../helpers/fixtures.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
-import {buildSite, REPO, serveStatic} from "./helpers.js";
+import {REPO, serveStatic} from "./helpers.js";
+import {sharedSite} from "./sites.js";
 
 const PAGES = ["/", "/sotopia", "/agreement", "/lifelong", "/hsii", "/stss", "/informativebench", "/compare", "/episodes", "/explorer", "/audit"];
 const WIDTH = 1440;
 const SHOTS = join(REPO, "test-results", "layout");
-
-/** Imports the real fixtures (SOTOPIA episodes and human ratings, sonzai LIFELONG results, STSS task files) into a new store. */
-async function fixtureStore(path: string): Promise<void> {
-  const store = await openStore(path);
-  try {
-    const otree = fixture("sotopia-lab__sotopia-pi", "human_eval", "otree_project", "sotopia_official_study");
-    const episodeFiles = readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f)));
-    await importFiles(store, "sotopia", [fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl"), ...episodeFiles]);
-    const humanEval = fixture("sotopia-lab__sotopia-pi", "human_eval");
-    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
-    const sonzai = fixture("sonz-ai__sonzai-python", "benchmarks", "lifelong_sotopia", "results");
-    await importFiles(store, "sonzai-lifelong", readdirSync(sonzai).map((f) => join(sonzai, f)));
-    const tasks = fixture("wcx21__Social-Tasks-in-Sandbox-Simulation", "environment", "data", "task_0905");
-    await importFiles(store, "stss-tasks", [join(tasks, "tasks.json"), join(tasks, "tasks_dlc.json")]);
-  } finally {
-    store.close();
-  }
-}
-
-async function samplesStore(path: string): Promise<void> {
-  const store = await openStore(path);
-  try {
-    await importSamples(store);
-  } finally {
-    store.close();
-  }
-}
 
 /** Opens a page and waits until no cell is still loading. */
 async function openPage(browser: Browser, url: string, width = WIDTH): Promise<Page> {
@@ -89,28 +59,23 @@ function visibleControls(page: Page): Promise<string[]> {
 }
 
 describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "page layout at 1440 and 800 px", () => {
-  let dir: string;
   let browser: Browser;
   const sites: Record<"samples" | "fixtures", {origin: string; dist: string; close(): Promise<void>}> = {} as never;
 
   beforeAll(async () => {
     // The browser first: a machine without one fails here in seconds, not after two builds.
     browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), "sociometer-layout-"));
-    await samplesStore(join(dir, "samples.duckdb"));
-    await fixtureStore(join(dir, "fixtures.duckdb"));
     // One after the other: two builds at once only slow each other down on two cores.
     for (const name of ["samples", "fixtures"] as const) {
-      const {dist} = await buildSite(join(dir, `${name}.duckdb`), join(dir, name));
+      const {dist} = await sharedSite(name);
       const server = await serveStatic(dist);
       sites[name] = {origin: server.origin, dist, close: server.close};
     }
-  }, 900_000);
+  }, 1_800_000);
 
   afterAll(async () => {
     await browser?.close();
     for (const site of Object.values(sites)) await site.close();
-    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   for (const name of ["samples", "fixtures"] as const) {

@@ -3,50 +3,35 @@
 // default options and seed; every statistic, bound and adjusted p on the page
 // equal to the CLI's to 1e-9, computed in the page's worker.
 
-import {mkdtempSync, readdirSync, rmSync} from "node:fs";
-import {tmpdir} from "node:os";
-import {join} from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
 import {getReport} from "../../loaders/cli/reports.js";
-import {importFiles} from "../../loaders/import/session.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
-import {fixture, FIXTURES_MISSING} from "../helpers/fixtures.js";
+import {FIXTURES_MISSING} from "../helpers/fixtures.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
-import {buildSite, serveStatic} from "./helpers.js";
+import {serveStatic} from "./helpers.js";
+import {sharedSite} from "./sites.js";
 
 /** Page cell id → CLI column, for a judge row and for the annotators' row. */
 const JUDGE_CELLS: Record<string, string> = {alpha: "alpha", icc: "icc", kappa: "kappa", ac1: "ac1", r: "r", rho: "rho", bias: "ba_bias", "icc-p": "icc_p_adj", "slope-p": "ba_slope_p_adj"};
 const ANNOTATOR_CELLS: Record<string, string> = {alpha: "alpha", icc: "icc", ac1: "ac1", fleiss: "fleiss", "icc-p": "icc_p_adj"};
 
 describeUnless(browserTestsOff(), "the reliability section of the agreement page", () => {
-  let dir: string;
   let browser: Browser;
   let site: {origin: string; close(): Promise<void>};
   let cli: Record<string, unknown>[];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), "sociometer-reliability-"));
-    const storePath = join(dir, "samples.duckdb");
-    const store = await openStore(storePath);
-    try {
-      await importSamples(store);
-      cli = (await getReport("reliability").run(store, {})).rows;
-    } finally {
-      store.close();
-    }
-    // Up to ten minutes: one build on a 2-core machine shared with other builds took more than runNpx's default four.
-    const {dist} = await buildSite(storePath, join(dir, "site"), {}, 600_000);
+    const {store: storePath, dist} = await sharedSite("samples");
+    cli = await reliabilityReport(storePath);
     site = await serveStatic(dist);
   }, 1_200_000);
 
   afterAll(async () => {
     await browser?.close();
     await site?.close();
-    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   it("shows the CLI's point estimates at once and no interval, and starts no bootstrap until the button is pressed", async () => {
@@ -86,6 +71,16 @@ describeUnless(browserTestsOff(), "the reliability section of the agreement page
     expect(compareWithCli(cells, cli)).toBe(7 * (Object.keys(JUDGE_CELLS).length + Object.keys(ANNOTATOR_CELLS).length));
   }, 600_000);
 });
+
+/** `sociometer report reliability` with its default options, over a shared store (read only). */
+async function reliabilityReport(storePath: string): Promise<Record<string, unknown>[]> {
+  const store = await openStore(storePath, {readOnly: true});
+  try {
+    return (await getReport("reliability").run(store, {})).rows;
+  } finally {
+    store.close();
+  }
+}
 
 interface PageCell {
   id: string;
@@ -135,33 +130,20 @@ function compareWithCli(cells: readonly PageCell[], cli: readonly Record<string,
 }
 
 describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the reliability section on the real Sotopia-π annotations", () => {
-  let dir: string;
   let browser: Browser;
   let site: {origin: string; close(): Promise<void>};
   let cli: Record<string, unknown>[];
 
   beforeAll(async () => {
     browser = await launchBrowser();
-    dir = mkdtempSync(join(tmpdir(), "sociometer-reliability-"));
-    const storePath = join(dir, "fixtures.duckdb");
-    const store = await openStore(storePath);
-    try {
-      const humanEval = fixture("sotopia-lab__sotopia-pi", "human_eval");
-      const otree = join(humanEval, "otree_project", "sotopia_official_study");
-      await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
-      await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
-      cli = (await getReport("reliability").run(store, {})).rows;
-    } finally {
-      store.close();
-    }
-    const {dist} = await buildSite(storePath, join(dir, "site"), {}, 600_000);
+    const {store: storePath, dist} = await sharedSite("fixtures");
+    cli = await reliabilityReport(storePath);
     site = await serveStatic(dist);
   }, 1_200_000);
 
   afterAll(async () => {
     await browser?.close();
     await site?.close();
-    if (dir) rmSync(dir, {recursive: true, force: true});
   });
 
   it("shows alpha, ICC and AC1 among the human annotators per dimension, as the CLI does", async () => {

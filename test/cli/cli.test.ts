@@ -1,11 +1,13 @@
-// The CLI as a user runs it: a real child process, stdout for results, stderr for messages, exit codes.
+// The CLI as a user runs it: stdout for results, stderr for messages, exit codes;
+// in this process (test/helpers/cli.ts), and once as the real program, whose
+// exit code and output must be the in-process run's.
 
 import {describe, expect, it} from "vitest";
 import {existsSync, readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {REPO, describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {cli} from "../helpers/cli.js";
+import {cli, cliProcess} from "../helpers/cli.js";
 import {tempDir, writeFile} from "../helpers/store.js";
 import {pearson} from "../../src/lib/inference.js";
 import {mean} from "../../src/lib/stats.js";
@@ -70,6 +72,17 @@ describe("sociometer CLI", () => {
     const copied = (await cli(["import", "sotopia-ratings", copy, "--db", db])).stdout.split("\n");
     expect(copied[0]).toMatch(new RegExp(`^ {2}copy\\.csv: unchanged, already imported from ${csv.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} on [\\d: -]+ UTC \\(nothing to do\\)$`));
     expect(copied[1]).toBe(note);
+  });
+
+  it("as a child process, exits with the code and prints the output the in-process run gives", async () => {
+    const dir = tempDir();
+    const bad = writeFile(dir, "bad.jsonl", jsonl([dumpRecord("a", {raw_rewards: [[0, {goal: 11}], [0, {goal: 1}]]})]));
+    const args = ["import", "sotopia", bad, "--db", join(dir, "s.duckdb")];
+    const child = await cliProcess(args);
+    expect(child.code).toBe(65);
+    expect(child).toEqual(await cli(args));
+    const help = await cliProcess(["--help"]);
+    expect(help).toEqual(await cli(["--help"]));
   });
 
   it("reports a usage error with exit code 2", async () => {

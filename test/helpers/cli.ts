@@ -1,17 +1,67 @@
-// The CLI as a user runs it, for tests: a real child process (bin/sociometer.js),
-// its exit code, stdout and stderr, whether it succeeded or not.
+// The CLI for tests, two ways. `cli` runs a command in the test's own process
+// (the program's runCommand, with stdout and stderr captured), which costs
+// milliseconds instead of a child's start-up of tsx and DuckDB (1–3 s on a busy
+// machine). `cliProcess` runs the real program (bin/sociometer.js) as a child:
+// use it where the process is what is tested (exit after output drains, pipes,
+// signals, environment variables read at start-up).
 
 import {execFile} from "node:child_process";
 import {join} from "node:path";
+import {Writable} from "node:stream";
 import {promisify} from "node:util";
+import {runCommand} from "../../loaders/cli/main.js";
 import {REPO} from "./fixtures.js";
 
 const run = promisify(execFile);
 
-/** Runs `sociometer …args` in the repository and returns what it printed and its exit code. */
-export async function cli(args: string[]): Promise<{code: number; stdout: string; stderr: string}> {
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A stream that keeps what is written to it, as a pipe's reader would see it. */
+class Collector extends Writable {
+  text = "";
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
+    done();
+  }
+}
+
+/** In-process commands run one at a time: each owns process.stdout and process.stderr while it runs. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `sociometer …args` in this process, as the program would from the repository, and returns what it printed and its exit code. */
+export function cli(args: string[]): Promise<CliResult> {
+  const next = queue.then(() => captured(args));
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+async function captured(args: string[]): Promise<CliResult> {
+  const out = new Collector();
+  const err = new Collector();
+  const saved = {stdout: Object.getOwnPropertyDescriptor(process, "stdout")!, stderr: Object.getOwnPropertyDescriptor(process, "stderr")!};
+  const savedColor = process.env.NO_COLOR;
+  Object.defineProperty(process, "stdout", {value: out, configurable: true, writable: true});
+  Object.defineProperty(process, "stderr", {value: err, configurable: true, writable: true});
+  process.env.NO_COLOR = "1";
   try {
-    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1"}});
+    const code = await runCommand(args);
+    return {code, stdout: out.text, stderr: err.text};
+  } finally {
+    Object.defineProperty(process, "stdout", saved.stdout);
+    Object.defineProperty(process, "stderr", saved.stderr);
+    if (savedColor === undefined) delete process.env.NO_COLOR;
+    else process.env.NO_COLOR = savedColor;
+  }
+}
+
+/** Runs `sociometer …args` as a child process in the repository and returns what it printed and its exit code. */
+export async function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  try {
+    const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1", ...env}});
     return {code: 0, stdout, stderr};
   } catch (e) {
     const x = e as {code: number; stdout: string; stderr: string};
