@@ -5,13 +5,13 @@
 // minutes on a busy 2-core machine; the files that used to build the samples
 // site each for itself now share one.
 
-import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync} from "node:fs";
+import {readdirSync} from "node:fs";
 import {join} from "node:path";
 import {importFiles} from "../../loaders/import/session.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
 import {fixture} from "../helpers/fixtures.js";
-import {sharedDir} from "../helpers/shared-dir.js";
+import {oncePerRun} from "../helpers/shared-dir.js";
+import {copySamplesStore} from "../helpers/shared-stores.js";
 import {buildSite} from "./helpers.js";
 
 /** A store filled once, and the site built from it. */
@@ -20,19 +20,12 @@ export interface SharedSite {
   store: string;
   /** The built site's folder: serve it, never write to it. */
   dist: string;
-  /** How long the build took, in ms (0 for a file that found it built). */
+  /** How long the build took, in ms. */
   buildMs: number;
 }
 
-/** The bundled samples, as `npm run import` fills a store. */
-async function fillSamples(path: string): Promise<void> {
-  const store = await openStore(path);
-  try {
-    await importSamples(store);
-  } finally {
-    store.close();
-  }
-}
+/** The bundled samples, as `npm run import` fills a store (a copy of the run's samples store). */
+const fillSamples = (path: string): Promise<void> => copySamplesStore(path);
 
 /**
  * The real fixtures as a researcher would import them: the Sotopia-π human
@@ -59,46 +52,12 @@ async function fillFixtures(path: string): Promise<void> {
 const RECIPES = {samples: fillSamples, fixtures: fillFixtures} as const;
 export type SharedSiteName = keyof typeof RECIPES;
 
-/** Each process asks the folder once per site. */
-const asked = new Map<SharedSiteName, Promise<SharedSite>>();
-
 /** The shared site `name`, built now if no file of this run has built it yet. */
 export function sharedSite(name: SharedSiteName): Promise<SharedSite> {
-  let site = asked.get(name);
-  if (!site) asked.set(name, (site = buildOnce(name)));
-  return site;
-}
-
-/** How long a file waits for another's build before it gives up. */
-const WAIT_MS = 20 * 60_000;
-
-async function buildOnce(name: SharedSiteName): Promise<SharedSite> {
-  const dir = join(sharedDir(), `site-${name}`);
-  const done = join(dir, "site.json");
-  const failed = join(dir, "failed.txt");
-  try {
-    // mkdir is atomic: of the files that ask at once, one builds.
-    mkdirSync(dir, {recursive: false});
-  } catch {
-    const start = Date.now();
-    while (!existsSync(done) && !existsSync(failed)) {
-      if (Date.now() - start > WAIT_MS) throw new Error(`the shared ${name} site was not built after ${WAIT_MS / 60_000} min (${dir})`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    if (existsSync(failed)) throw new Error(`the shared ${name} site failed to build in another test file: ${readFileSync(failed, "utf8")}`);
-    return {...(JSON.parse(readFileSync(done, "utf8")) as SharedSite), buildMs: 0};
-  }
-  try {
+  return oncePerRun(`site-${name}`, async (dir) => {
     const store = join(dir, `${name}.duckdb`);
     await RECIPES[name](store);
     const {dist, ms} = await buildSite(store, join(dir, "build"), {}, 900_000);
-    const site: SharedSite = {store, dist, buildMs: ms};
-    // Renamed into place: a file waiting for it never reads half of it.
-    writeFileSync(`${done}.partial`, JSON.stringify(site));
-    renameSync(`${done}.partial`, done);
-    return site;
-  } catch (error) {
-    writeFileSync(failed, error instanceof Error ? error.message : String(error));
-    throw error;
-  }
+    return {store, dist, buildMs: ms};
+  });
 }

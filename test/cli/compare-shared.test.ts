@@ -8,9 +8,9 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {compareFromArgs, readCompareRows} from "../../loaders/cli/compare.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {compareRuns, type CompareOptions} from "../../src/lib/compare.js";
+import {openSamplesCopy} from "../helpers/shared-stores.js";
 
 let dir: string;
 let store: Store;
@@ -20,8 +20,7 @@ const B = {model: "gpt-4", cot: "with", rater: "gpt-4-rerun"};
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sociometer-compare-shared-"));
-  store = await openStore(join(dir, "samples.duckdb"));
-  await importSamples(store);
+  store = await openSamplesCopy(join(dir, "samples.duckdb"));
   // A second judge: gpt-4's verdicts, except a strict stage-3 win on six with-COT gpt-4 cases among the n2 (the cases with
   // win rows) that gpt-4 did not call a win.
   await store.conn.run(`INSERT INTO hsii_judgments SELECT * REPLACE ('gpt-4-rerun' AS rater) FROM hsii_judgments WHERE rater = 'gpt-4'`);

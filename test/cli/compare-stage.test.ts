@@ -10,16 +10,15 @@ import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {boundCompareMemory, COMPARE_QUERIES, withStagedQuery} from "../../loaders/cli/compare-stage.js";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {oneQuery, SOTOPIA_COMPARE_SQL} from "../../loaders/queries/compare.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
+import {openSamplesCopy} from "../helpers/shared-stores.js";
 
 let dir: string;
 let store: Store;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sociometer-compare-stage-"));
-  const writable = await openStore(join(dir, "samples.duckdb"));
-  await importSamples(writable);
+  const writable = await openSamplesCopy(join(dir, "samples.duckdb"));
   writable.close();
   store = await openStore(join(dir, "samples.duckdb"), {readOnly: true});
 }, 120_000);

@@ -8,7 +8,6 @@ import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
 import {compareFromArgs, readCompareRows, sideWordsAsOptions} from "../../loaders/cli/compare.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {PAGE_OPTIONS, parseSummary} from "../../src/client/compare-summary.js";
 import initParquet from "parquet-wasm/esm";
@@ -19,6 +18,7 @@ import {COMPARE_BENCHMARKS, compareRuns, type CompareBenchmark, type CompareOpti
 import {cli} from "../helpers/cli.js";
 import {fileFetch} from "../helpers/compare-fetch.js";
 import {REPO} from "../helpers/fixtures.js";
+import {openSamplesCopy} from "../helpers/shared-stores.js";
 
 let dir: string;
 let store: Store;
@@ -28,8 +28,7 @@ const OTHER_POLICIES = ["strict", "first"] as const;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sociometer-compare-"));
-  store = await openStore(join(dir, "samples.duckdb"));
-  await importSamples(store);
+  store = await openSamplesCopy(join(dir, "samples.duckdb"));
 }, 120_000);
 
 afterAll(() => {

@@ -3,18 +3,16 @@
 // the F1 worked out by hand, the notes say which reading produced it, and the
 // other datasets and a question without a stored schedule do not move.
 
-import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {promisify} from "node:util";
+import {cliOrThrow} from "../helpers/cli.js";
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
 import {REPO} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
 import {tempStore, writeFile} from "../helpers/store.js";
 
-const cli = promisify(execFile);
 const report = async (db: string, ...args: string[]) =>
-  JSON.parse((await cli(process.execPath, [join(REPO, "bin/sociometer.js"), "report", "informativebench", ...args, "--format", "json", "--db", db], {cwd: REPO})).stdout);
+  JSON.parse((await cliOrThrow(["report", "informativebench", ...args, "--format", "json", "--db", db])).stdout);
 
 const RESULTS = [
   // Stored schedule: items P = {work, "which takes 4 hours"}, G = {work}: 2/3; commentary P = {work}: 1.

@@ -10,7 +10,6 @@ import {join} from "node:path";
 import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
 import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore} from "../../loaders/store/db.js";
 import {cotByModel, cotByModelFromRounds, hsiiData, hsiiLookup, longestRun, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
@@ -30,8 +29,9 @@ import {tQuantile} from "../../src/lib/t-quantile.js";
 import {defaultRater, modelAggregates, pairwiseMatrix, wordsPerTurn, OVERALL} from "../../src/lib/sotopia.js";
 import {APPOINTMENT_PARTNERS, conditionFailures, LEVELS, table3, taskSummaries} from "../../src/lib/stss.js";
 import {HELP_ORDER_RULES, INITIATOR_RULES, table4} from "../../src/lib/stss-action.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
+import {copySamplesStore} from "../helpers/shared-stores.js";
 
 /** The data loaders behind the eight pages, and the table name each page gives its output. */
 const LOADERS = {
@@ -78,7 +78,7 @@ const PACKS: Record<string, readonly (TableName | SummaryName)[]> = {
 
 /** Runs one loader (`<name>.parquet.ts` unless the name has its own extension) as Framework does and returns its output. */
 const runLoader = (name: string, storePath: string): Promise<Buffer> =>
-  runLoaderAlone(join("src", "data", name.includes(".") ? `${name}.ts` : `${name}.parquet.ts`), {store: storePath});
+  runLoaderInProcess(join("src", "data", name.includes(".") ? `${name}.ts` : `${name}.parquet.ts`), {store: storePath});
 
 /** DuckDB's JS values as DuckDB-wasm handed them to the pages (castBigIntToDouble): numbers, never bigints. */
 function plainSql(value: unknown): unknown {
@@ -101,12 +101,7 @@ async function query<T = Row>(text: string): Promise<T[]> {
 beforeAll(async () => {
   const dir = tempDir();
   const storePath = join(dir, "samples.duckdb");
-  const store = await openStore(storePath);
-  try {
-    await importSamples(store);
-  } finally {
-    store.close();
-  }
+  await copySamplesStore(storePath);
   const require = createRequire(import.meta.url);
   await initParquet({module_or_path: readFileSync(require.resolve("parquet-wasm/esm/parquet_wasm_bg.wasm"))});
   instance = await DuckDBInstance.create(":memory:");

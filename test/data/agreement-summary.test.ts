@@ -6,28 +6,26 @@
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {AGREEMENT_COLUMNS_SQL} from "../../loaders/queries/agreement.js";
-import {importSamples} from "../../loaders/samples.js";
 import {rows} from "../../loaders/store/db.js";
 import {columnsFromCodes, type CodedScores} from "../../src/client/agreement-columns.js";
 import {AgreementEngine} from "../../src/client/agreement-engine.js";
 import {parseSummary} from "../../src/client/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {REPO} from "../helpers/fixtures.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
-import {tempStore} from "../helpers/store.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
+import {tempSamplesStore} from "../helpers/store.js";
 
 const LOADER = join(REPO, "src", "data", "agreement-summary.json.ts");
 
 /** The loader's output when Framework runs it alone over the store at `path`. */
-const runLoader = async (path: string): Promise<string> => (await runLoaderAlone(LOADER, {store: path})).toString("utf8");
+const runLoader = async (path: string): Promise<string> => (await runLoaderInProcess(LOADER, {store: path})).toString("utf8");
 
 /** JSON with NaN and infinities kept apart from null, as summaryJson writes them. */
 const exact = (value: unknown): string => JSON.stringify(value, (_k, v) => (typeof v === "number" && !Number.isFinite(v) ? `number:${v}` : v));
 
 describe("the agreement summary loader", () => {
   it("counts every numbered row of the samples and draws the first view from them, as when the rows are read whole", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const [expected] = await rows<{rows: number; instances: number; episodes: number}>(store.conn, `
       SELECT count(*)::INTEGER AS rows, count(DISTINCT instance)::INTEGER AS instances, count(DISTINCT episode)::INTEGER AS episodes
       FROM (${AGREEMENT_COLUMNS_SQL})`);

@@ -6,13 +6,12 @@
 import {afterEach, describe, expect, it} from "vitest";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {modelPairsSql} from "../../loaders/cli/compare-pairs.js";
-import {importSamples} from "../../loaders/samples.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {compareChoices} from "../../src/data/compare-choices.js";
 import {stageCompareRows} from "../../src/data/compare-rows.js";
 import {COMPARE_BENCHMARKS, defaultSides, type ModelPairCount} from "../../src/lib/compare.js";
 import {recordingStore} from "../helpers/recording-store.js";
-import {tempStore} from "../helpers/store.js";
+import {tempSamplesStore} from "../helpers/store.js";
 
 const db = process.env.SOCIOMETER_DB;
 afterEach(() => {
@@ -27,8 +26,7 @@ const sortPairs = (ps: ModelPairCount[]) => ps.slice().sort((x, y) => `${x.model
 describe("the Compare page's choices", () => {
   /** A store of the samples with every benchmark's rows staged. */
   const staged = async (): Promise<Store> => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     process.env.SOCIOMETER_DB = store.path;
     await stageCompareRows(store, COMPARE_BENCHMARKS);
     return store;

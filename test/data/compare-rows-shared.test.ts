@@ -8,14 +8,13 @@ import {join} from "node:path";
 import {afterEach, describe, expect, it} from "vitest";
 import {readCompareRows} from "../../loaders/cli/compare.js";
 import {rows, type Store} from "../../loaders/store/db.js";
-import {importSamples} from "../../loaders/samples.js";
 import {COMPARE_COLUMNS, stageCompareRows} from "../../src/data/compare-rows.js";
 import {runLoaders} from "../../src/data/site-cache.js";
 import {COMPARE_BENCHMARKS} from "../../src/lib/compare.js";
 import {REPO} from "../helpers/fixtures.js";
 import {runLoaderAlone} from "../helpers/run-loader.js";
 import {recordingStore} from "../helpers/recording-store.js";
-import {tempDir, tempStore} from "../helpers/store.js";
+import {tempDir, tempSamplesStore} from "../helpers/store.js";
 
 const db = process.env.SOCIOMETER_DB;
 afterEach(() => {
@@ -27,8 +26,7 @@ const recording = (store: Store, ran: string[]): Store => recordingStore(store, 
 
 describe("the compare rows, staged once per process", () => {
   it("stages SOTOPIA's rows once: a second staging in the same process reads them and runs none of their steps", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     process.env.SOCIOMETER_DB = store.path;
     const first: string[] = [];
     await stageCompareRows(recording(store, first), ["sotopia"]);
@@ -49,8 +47,7 @@ describe("the compare rows, staged once per process", () => {
   });
 
   it("writes the same bytes for the SOTOPIA pack and the summary in one build process as each loader alone", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     store.close();
     const env = {...process.env, SOCIOMETER_DB: store.path, SOCIOMETER_LOADER_PROCESSES: "1"};
     const root = tempDir();

@@ -8,13 +8,13 @@
 
 import {join} from "node:path";
 import {beforeAll, describe, expect, it} from "vitest";
-import {makeReplicatedStore} from "../../bench/pack-growth.js";
 import {decodePack} from "../../src/client/tables.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
+import {copySamplesStore} from "../helpers/shared-stores.js";
 
 /** Runs a pack loader as Framework does and returns what it wrote. */
-const runLoader = (pack: string, storePath: string): Promise<Buffer> => runLoaderAlone(join("src", "data", `${pack}.ts`), {store: storePath});
+const runLoader = (pack: string, storePath: string): Promise<Buffer> => runLoaderInProcess(join("src", "data", `${pack}.ts`), {store: storePath});
 
 /** Packs that must not grow with the episodes: the first views (HSII's holds its whole page), and LIFELONG's later sections (failure counts and per-rater views). */
 const FIRST_VIEWS = ["lifelong-first-view.bin", "hsii-first-view.bin", "stss-first-view.bin", "informativebench-first-view.bin", "overview-first-view.bin", "lifelong-rows.bin"];
@@ -27,7 +27,7 @@ beforeAll(async () => {
   const dir = tempDir();
   for (const [key, copies] of [["x1", 0], ["x10", 9]] as const) {
     const store = join(dir, `${key}.duckdb`);
-    await makeReplicatedStore(store, dir, copies);
+    await copySamplesStore(store, copies);
     const packs = [...FIRST_VIEWS, ...ROWS, "overview-sources.bin"];
     // Two at a time: each loader is a process of its own.
     for (let i = 0; i < packs.length; i += 2) {

@@ -11,20 +11,19 @@ import initParquet, {readParquet} from "parquet-wasm/esm";
 import {beforeAll, describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
 import {IB_CONSENSUS_SQL, IB_PLAN_UPDATES_SQL, IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {exportQuery} from "../../loaders/store/export.js";
 import {REPLICATED, replicatedJsonl} from "../../scripts/samples/replicate.js";
 import {ibFirstView, informativeBenchData, readIbFirstView} from "../../src/client/informativebench.js";
 import {decodeIpcRows, decodePack, encodeView, type Row} from "../../src/client/tables.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
+import {openSamplesCopy} from "../helpers/shared-stores.js";
 
 /** The samples plus `copies` more of the InformativeBench sample log. */
 async function makeStore(path: string, dir: string, copies: number): Promise<void> {
-  const store = await openStore(path);
+  const store = await openSamplesCopy(path);
   try {
-    await importSamples(store);
     if (copies > 0) {
       const entry = REPLICATED.find((e) => e.format === "informativebench")!;
       const file = join(dir, "informativebench-copies.jsonl");
@@ -82,7 +81,7 @@ describe("the InformativeBench first view read one (backend, dataset) at a time"
       }
       const whole = await wholeView(storePath, dir);
       expect(whole.results).toBe(records);
-      const pack = decodePack(new Uint8Array(await runLoaderAlone(loader, {store: storePath})), "informativebench-first-view.bin");
+      const pack = decodePack(new Uint8Array(await runLoaderInProcess(loader, {store: storePath})), "informativebench-first-view.bin");
       expect(pack.ib_first![0]!.view).toBe(decodeIpcRows(encodeView(whole))[0]!.view);
       expect(readIbFirstView(pack as never)).toEqual(whole);
     }, 120_000);
@@ -93,7 +92,7 @@ describe("the InformativeBench first view read one (backend, dataset) at a time"
     const storePath = join(dir, "empty.duckdb");
     (await openStore(storePath)).close();
     const whole = await wholeView(storePath, dir);
-    const pack = decodePack(new Uint8Array(await runLoaderAlone(loader, {store: storePath})), "informativebench-first-view.bin");
+    const pack = decodePack(new Uint8Array(await runLoaderInProcess(loader, {store: storePath})), "informativebench-first-view.bin");
     expect(pack.ib_first![0]!.view).toBe(decodeIpcRows(encodeView(whole))[0]!.view);
     expect(whole.table).toEqual({models: [], columns: [], cells: []});
   }, 60_000);

@@ -6,20 +6,20 @@
 import {createHash} from "node:crypto";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {decodePack, type Row} from "../../src/client/tables.js";
 import {packThreads} from "../../src/data/first-view-pack.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {overallScore} from "../../src/lib/sotopia.js";
 import {mean} from "../../src/lib/stats.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
+import {openSamplesCopy} from "../helpers/shared-stores.js";
 
 const PACKS = ["sotopia-first-view", "sotopia-by-task"] as const;
 
 const buildPack = (pack: string, store: string, threads: number): Promise<Buffer> =>
-  runLoaderAlone(join("src", "data", `${pack}.bin.ts`), {store, env: {...process.env, SOCIOMETER_PACK_THREADS: String(threads)}});
+  runLoaderInProcess(join("src", "data", `${pack}.bin.ts`), {store, env: {...process.env, SOCIOMETER_PACK_THREADS: String(threads)}});
 
 const digest = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
@@ -138,10 +138,9 @@ function libraryGroups(raw: readonly {episode_id: string; agent: number; model: 
 describe("the SOTOPIA first view's numbers on the samples", () => {
   it("are the library's over the raw scores: every group's n exactly, its sum and sum of squares to 12 digits, integer sums exactly", async () => {
     const path = join(tempDir(), "samples.duckdb");
-    const store = await openStore(path);
+    const store = await openSamplesCopy(path);
     let raw;
     try {
-      await importSamples(store);
       raw = await rows<{episode_id: string; agent: number; model: string; partner: string; dimension: string; rater: string; rater_kind: string; value: number}>(store.conn, `
         SELECT r.episode_id, r.agent, p.model, q.model AS partner, r.dimension, r.rater, r.rater_kind, r.value
         FROM ratings r

@@ -8,14 +8,14 @@ import {createRequire} from "node:module";
 import {join} from "node:path";
 import initParquet, {readParquet} from "parquet-wasm/esm";
 import {beforeAll, describe, expect, it} from "vitest";
-import {makeReplicatedStore} from "../../bench/pack-growth.js";
 import {STSS_CONVERSATIONS_SQL, STSS_RUNS_ACROSS_PAIRS_SQL, STSS_RUNS_SQL, STSS_TASKS_SQL} from "../../loaders/queries/stss.js";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {exportQuery} from "../../loaders/store/export.js";
 import {readStssFirstView, stssData, stssFirstView} from "../../src/client/stss.js";
 import {decodeIpcRows, decodePack, encodeView, type Row} from "../../src/client/tables.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
+import {copySamplesStore} from "../helpers/shared-stores.js";
 
 /** The rows of `sql` as the loaders decode them: DuckDB's Parquet, read back by parquet-wasm into Arrow, then rows. */
 async function decodedRows(storePath: string, dir: string, sql: string, name: string): Promise<Row[]> {
@@ -39,7 +39,7 @@ describe("the STSS first view read one (model, architecture) at a time", () => {
     it(`is the view of every row at once, byte for byte, on ${label} (${conversations.toLocaleString("en-US")} conversation rows)`, async () => {
       const dir = tempDir();
       const storePath = join(dir, "store.duckdb");
-      await makeReplicatedStore(storePath, dir, copies);
+      await copySamplesStore(storePath, copies);
       const store = await openStore(storePath, {readOnly: true});
       try {
         expect(await rows(store.conn, STSS_RUNS_ACROSS_PAIRS_SQL)).toEqual([{runs: 0}]);
@@ -54,7 +54,7 @@ describe("the STSS first view read one (model, architecture) at a time", () => {
         stss_tasks: await decodedRows(storePath, dir, STSS_TASKS_SQL, "tasks"),
       }));
       expect(whole.conversations).toBe(conversations);
-      const pack = decodePack(new Uint8Array(await runLoaderAlone(join("src", "data", "stss-first-view.bin.ts"), {store: storePath})), "stss-first-view.bin");
+      const pack = decodePack(new Uint8Array(await runLoaderInProcess(join("src", "data", "stss-first-view.bin.ts"), {store: storePath})), "stss-first-view.bin");
       expect(pack.stss_first![0]!.view).toBe(decodeIpcRows(encodeView(whole))[0]!.view);
       expect(readStssFirstView(pack as never)).toEqual(whole);
     }, 300_000);
@@ -65,7 +65,7 @@ describe("the STSS first view read one (model, architecture) at a time", () => {
     const storePath = join(dir, "empty.duckdb");
     (await openStore(storePath)).close();
     const whole = stssFirstView(stssData({stss_conversations: [], stss_runs: [], stss_tasks: []}));
-    const pack = decodePack(new Uint8Array(await runLoaderAlone(join("src", "data", "stss-first-view.bin.ts"), {store: storePath})), "stss-first-view.bin");
+    const pack = decodePack(new Uint8Array(await runLoaderInProcess(join("src", "data", "stss-first-view.bin.ts"), {store: storePath})), "stss-first-view.bin");
     expect(pack.stss_first![0]!.view).toBe(decodeIpcRows(encodeView(whole))[0]!.view);
     expect(whole.views.modelChoices).toEqual([]);
   }, 60_000);

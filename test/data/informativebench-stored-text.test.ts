@@ -11,7 +11,7 @@ import {importFiles} from "../../loaders/import/session.js";
 import {openStore} from "../../loaders/store/db.js";
 import {readIbFirstView} from "../../src/client/informativebench.js";
 import {decodePack} from "../../src/client/tables.js";
-import {runLoaderAlone} from "../helpers/run-loader.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 import {tempDir} from "../helpers/store.js";
 
 const record = (questionId: string, prediction: string, gold: string) => JSON.stringify({
@@ -44,11 +44,11 @@ describe("InformativeBench answers holding key-shaped text", () => {
       record("np-2", "jazz", "Jazz"),
       record("np-3", "The wifi password: qwerty123", "qwerty123"),
     ]);
-    const first = readIbFirstView(decodePack(new Uint8Array(await runLoaderAlone("src/data/informativebench-first-view.bin.ts", {store: path})), "first") as never);
+    const first = readIbFirstView(decodePack(new Uint8Array(await runLoaderInProcess("src/data/informativebench-first-view.bin.ts", {store: path})), "first") as never);
     const cell = first.table.cells.find((c) => c.model === "gpt-4" && c.dataset === "NP")!;
     expect({n: cell.n, correct: cell.correct, value: cell.value}).toEqual({n: 3, correct: 1, value: 1 / 3});
 
-    const packed = new Uint8Array(await runLoaderAlone("src/data/informativebench-rows.bin.ts", {store: path}));
+    const packed = new Uint8Array(await runLoaderInProcess("src/data/informativebench-rows.bin.ts", {store: path}));
     const pack = decodePack(packed, "rows");
     const results = pack.ib_results!;
     expect(results.map((r) => r.question_id)).toEqual(["np-1", "np-2", "np-3"]);

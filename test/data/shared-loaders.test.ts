@@ -6,11 +6,10 @@
 import {existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
 import {loaderOfOutput, loaderOutputs, runLoaders, runLoadersOnce} from "../../src/data/site-cache.js";
 import {REPO} from "../helpers/fixtures.js";
 import {runLoaderAlone} from "../helpers/run-loader.js";
-import {tempDir, tempStore} from "../helpers/store.js";
+import {tempDir, tempSamplesStore} from "../helpers/store.js";
 
 const SRC = join(REPO, "src");
 
@@ -36,8 +35,7 @@ describe("finding a loader as Framework does", () => {
 
 describe("running loaders in one process", () => {
   it("writes each output into the cache with the bytes the loader writes alone, on the samples", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     store.close();
     const env = {...process.env, SOCIOMETER_DB: store.path};
     // A root whose data folder is src/data: the cache lands in the temporary folder, not in the repository.

@@ -8,13 +8,12 @@ import {join} from "node:path";
 import {finished} from "node:stream/promises";
 import {afterEach, describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
-import {importSamples} from "../../loaders/samples.js";
 import {rows, type Store} from "../../loaders/store/db.js";
 import {loadEpisode, loadListed, openViewer, type Viewer} from "../../src/client/episodes.js";
 import {writeEpisodePack, writeListPack} from "../../src/data/viewer-pack.js";
 import {sotopiaEpisodes, toJsonl} from "../../scripts/samples/sotopia.js";
 import {serveStatic} from "../../scripts/serve.js";
-import {tempDir, tempStore, writeFile} from "../helpers/store.js";
+import {tempDir, tempSamplesStore, tempStore, writeFile} from "../helpers/store.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {fakeKey} from "../helpers/fake-key.js";
 
@@ -72,8 +71,7 @@ async function packBytes(file: string, writePack: (out: WriteStream) => Promise<
 
 describe("the viewer's packs", () => {
   it("open every episode with a transcript of the samples by its id, with exactly its participants, messages in order, and ratings", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const expected = await rows<{episode_id: string; benchmark: string; participants: number; messages: number; ratings: number}>(store.conn, TRANSCRIPT_EPISODES);
     const {viewer} = await servedViewer(store);
     expect(viewer.episodes.header.episodes).toBe(expected.length);
@@ -93,8 +91,7 @@ describe("the viewer's packs", () => {
   });
 
   it("list each benchmark's episodes in pages, in id order, with the store's counts", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const expected = await rows<{episode_id: string; benchmark: string}>(store.conn, TRANSCRIPT_EPISODES);
     const {viewer} = await servedViewer(store);
     const count = (benchmark: string) => expected.filter((e) => e.benchmark === benchmark).length;
@@ -135,8 +132,7 @@ describe("the viewer's packs", () => {
   });
 
   it("write the same bytes when the rows are sorted a few blocks at a time, under the memory limit the caller set", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const write = (file: string, options?: {blocksPerChunk: number}) => packBytes(file, (out) => writeEpisodePack(store.conn, out, options));
     const dir = tempDir();
     const whole = await write(join(dir, "one-chunk.bin"));
@@ -153,8 +149,7 @@ describe("the viewer's packs", () => {
   });
 
   it("write the same bytes under a DuckDB memory limit far below one chunk's rows: the chunk's sort spills", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const dir = tempDir();
     const free = await packBytes(join(dir, "free.bin"), (out) => writeEpisodePack(store.conn, out));
     // The samples' blocks are one chunk; joined by an ordered string_agg, which cannot spill, it ran out of memory under this limit.
@@ -165,8 +160,7 @@ describe("the viewer's packs", () => {
   });
 
   it("write the same list pack when its rows are sorted a few at a time", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const write = (file: string, options?: {rowsPerChunk: number}) => packBytes(file, (out) => writeListPack(store.conn, out, options));
     const dir = tempDir();
     const whole = await write(join(dir, "one-chunk.bin"));

@@ -68,3 +68,17 @@ export async function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): P
     return {code: x.code, stdout: x.stdout, stderr: x.stderr};
   }
 }
+
+/** An exit code other than 0, as `cliOrThrow` rejects with it: the message ends with what the command wrote to stderr. */
+export class CliFailure extends Error {
+  constructor(args: readonly string[], readonly code: number, readonly stdout: string, readonly stderr: string) {
+    super(`sociometer ${args.join(" ")} exited with ${code}\n${stderr}`);
+  }
+}
+
+/** `cli`, resolving with the output of a command that exits with 0 and rejecting (CliFailure) otherwise, as a promisified execFile does. */
+export async function cliOrThrow(args: string[]): Promise<{stdout: string; stderr: string}> {
+  const {code, stdout, stderr} = await cli(args);
+  if (code !== 0) throw new CliFailure(args, code, stdout, stderr);
+  return {stdout, stderr};
+}

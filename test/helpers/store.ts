@@ -7,6 +7,7 @@ import {afterEach, expect} from "vitest";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
+import {copySamplesStore} from "./shared-stores.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -23,6 +24,15 @@ export function tempDir(): string {
 /** A fresh store in a temporary directory, closed after the test. */
 export async function tempStore(): Promise<Store & {dir: string}> {
   const dir = tempDir();
+  const store = await openStore(join(dir, "test.duckdb"));
+  cleanups.unshift(() => store.close());
+  return Object.assign(store, {dir});
+}
+
+/** A store of the bundled samples in a temporary directory (a copy of the run's: shared-stores.ts), the test's own, closed after the test. */
+export async function tempSamplesStore(): Promise<Store & {dir: string}> {
+  const dir = tempDir();
+  await copySamplesStore(join(dir, "test.duckdb"));
   const store = await openStore(join(dir, "test.duckdb"));
   cleanups.unshift(() => store.close());
   return Object.assign(store, {dir});

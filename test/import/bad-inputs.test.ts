@@ -13,11 +13,11 @@ import {ImportError} from "../../loaders/import/errors.js";
 import {FORMATS} from "../../loaders/import/registry.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {dumpReading} from "../../loaders/import/sotopia.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {BAD_INPUTS, type BadInput} from "../fixtures/bad-inputs/corpus.js";
 import {REPO} from "../helpers/fixtures.js";
 import {tempDir, writeFile} from "../helpers/store.js";
+import {copySamplesStore, openSamplesCopy} from "../helpers/shared-stores.js";
 
 /** Rows of every table of the store, by table. */
 async function tableCounts(store: Store): Promise<Record<string, number>> {
@@ -57,8 +57,7 @@ describe("bad inputs, imported in-process into a store holding the samples", () 
   let before: Record<string, number>;
   const dir = suiteDir();
   beforeAll(async () => {
-    store = await openStore(join(dir, "samples.duckdb"));
-    await importSamples(store);
+    store = await openSamplesCopy(join(dir, "samples.duckdb"));
     before = await tableCounts(store);
   }, 120_000);
   afterAll(() => store.close());
@@ -139,12 +138,7 @@ describe("bad inputs through the CLI", () => {
     }
   };
   beforeAll(async () => {
-    const store = await openStore(db);
-    try {
-      await importSamples(store);
-    } finally {
-      store.close();
-    }
+    await copySamplesStore(db);
     before = await counts();
   }, 120_000);
 

@@ -1,7 +1,6 @@
+import {cliOrThrow} from "../helpers/cli.js";
 import {describe, expect, it} from "vitest";
-import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
@@ -29,9 +28,8 @@ const CASES = [
   base(9, '{"target": "Ada", "utterance": "Hello."}', {judgments: judged(["loss", "loss"], ["tie", "tie"])}),
 ];
 
-const cli = promisify(execFile);
 const report = async (db: string, ...args: string[]) =>
-  JSON.parse((await cli(process.execPath, [join(REPO, "bin/sociometer.js"), "report", ...args, "--format", "json", "--db", db], {cwd: REPO})).stdout).rows;
+  JSON.parse((await cliOrThrow(["report", ...args, "--format", "json", "--db", db])).stdout).rows;
 
 describe("hsii format and reports", () => {
   it("parses raw responses into stages 1 and 2, and reports the counts, rates and score of each policy", async () => {

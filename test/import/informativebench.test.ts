@@ -1,8 +1,7 @@
+import {cliOrThrow} from "../helpers/cli.js";
 import {describe, expect, it} from "vitest";
-import {execFile} from "node:child_process";
 import {readFileSync} from "node:fs";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
 import {REPO} from "../helpers/fixtures.js";
@@ -12,8 +11,7 @@ import {easyByDefinition, hardByDefinition, mediumByDefinition, type PlainPerson
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../../loaders/queries/informativebench.js";
 import {goldChecks, schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
 
-const cli = promisify(execFile);
-const sociometer = (...args: string[]) => cli(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO});
+const sociometer = (...args: string[]) => cliOrThrow(args);
 const report = async (db: string, ...args: string[]) => JSON.parse((await sociometer("report", ...args, "--format", "json", "--db", db)).stdout);
 const rows_ = (store: {conn: Parameters<typeof rows>[0]}, sql: string) => rows(store.conn, sql);
 

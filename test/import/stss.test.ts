@@ -1,7 +1,6 @@
+import {cliOrThrow} from "../helpers/cli.js";
 import {describe, expect, it} from "vitest";
-import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {promisify} from "node:util";
 import {importFiles} from "../../loaders/import/session.js";
 import {arrayElementLines} from "../../loaders/import/json-text.js";
 import {rows, type Store} from "../../loaders/store/db.js";
@@ -16,9 +15,8 @@ const APPOINTMENT = "base_1124_personal_appointment_8"; // Klaus Mueller meets M
 const HELP = "base_1124_ask_for_others_17"; // buy medicine, then deliver medicine
 const FIND_PARTNER = "base_1124_find_partner_11";
 
-const cli = promisify(execFile);
 const report = async (db: string, ...args: string[]) =>
-  JSON.parse((await cli(process.execPath, [join(REPO, "bin/sociometer.js"), "report", ...args, "--format", "json", "--db", db], {cwd: REPO})).stdout);
+  JSON.parse((await cliOrThrow(["report", ...args, "--format", "json", "--db", db])).stdout);
 
 /** A conversation run: `held` of invited, location_conveyed, time_conveyed hold at the conversation level. */
 function conversation(task: string, i: number, held: number, extra: Record<string, unknown> = {}) {

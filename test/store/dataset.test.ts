@@ -6,11 +6,10 @@ import {DuckDBInstance} from "@duckdb/node-api";
 import {existsSync, readFileSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
-import {importSamples} from "../../loaders/samples.js";
 import {exportDataset, type DatasetManifest} from "../../loaders/store/dataset.js";
 import {rows} from "../../loaders/store/db.js";
 import {cli} from "../helpers/cli.js";
-import {tempDir, tempStore, writeFile} from "../helpers/store.js";
+import {tempDir, tempSamplesStore, writeFile} from "../helpers/store.js";
 
 /** How the docs tell a reader to open a table: hive partitioning on, partition values kept as text. */
 const readTable = (dir: string, files: string): string =>
@@ -18,8 +17,7 @@ const readTable = (dir: string, files: string): string =>
 
 describe("export --dataset", () => {
   it("writes every table so that DuckDB reads back the same rows, partitioned by each episode's benchmark and source", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const dir = join(tempDir(), "dataset");
     const manifest = await exportDataset(store.conn, dir);
 
@@ -69,8 +67,7 @@ describe("export --dataset", () => {
   });
 
   it("refuses a folder that is not empty and leaves it as it was; the CLI says so and exits 2 like its other errors", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const dir = tempDir();
     writeFile(dir, "notes.txt", "mine");
     await expect(exportDataset(store.conn, dir)).rejects.toThrow(`${dir} exists and is not empty: name a new folder (an export never writes over files)`);
@@ -82,8 +79,7 @@ describe("export --dataset", () => {
   });
 
   it("writes the dataset from the CLI and says how many tables and rows", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const [{n: episodes}] = await rows<{n: number}>(store.conn, "SELECT count(*)::INTEGER AS n FROM episodes");
     store.close();
     const dir = join(tempDir(), "out");

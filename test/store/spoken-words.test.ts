@@ -4,13 +4,12 @@
 
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
-import {importSamples} from "../../loaders/samples.js";
 import {openStore, rows} from "../../loaders/store/db.js";
 import {spokenWords, WORD_COUNT_SQL} from "../../loaders/store/spoken-words.js";
 import {WORDS_PER_TURN_SQL} from "../../loaders/queries/sotopia.js";
 import {jsonl} from "../helpers/episodes.js";
 import {oldStore} from "../helpers/old-store.js";
-import {tempStore, writeFile} from "../helpers/store.js";
+import {tempSamplesStore, tempStore, writeFile} from "../helpers/store.js";
 
 /** The words-per-turn query before migration 009: a regexp split of every spoken message at build time. */
 const SPLIT_AT_BUILD_SQL = `
@@ -163,8 +162,7 @@ describe("spoken_words at import", () => {
   });
 
   it("gives the words-per-turn loader the same rows as splitting every message at build time, on the samples", async () => {
-    const store = await tempStore();
-    await importSamples(store);
+    const store = await tempSamplesStore();
     const summed = await rows<{model: string; turns: number; words: number}>(store.conn, WORDS_PER_TURN_SQL);
     expect(summed).toEqual(await rows(store.conn, SPLIT_AT_BUILD_SQL));
     // Every SOTOPIA sample's spoken message is counted: the samples hold spoken SOTOPIA turns of several models.
