@@ -2,8 +2,7 @@
 // counts and means checked against SQL written independently of the
 // comparison's own, and the sample pair of judge runs where only `goal` moves.
 
-import {spawn} from "node:child_process";
-import {closeSync, mkdtempSync, openSync, readFileSync, rmSync} from "node:fs";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
@@ -19,6 +18,7 @@ import {cli} from "../helpers/cli.js";
 import {fileFetch} from "../helpers/compare-fetch.js";
 import {REPO} from "../helpers/fixtures.js";
 import {openSamplesCopy} from "../helpers/shared-stores.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 
 let dir: string;
 let store: Store;
@@ -180,19 +180,9 @@ describe("the compare command", () => {
   }, 60_000);
 });
 
-/** Runs a data loader of src/data on the sample store, its stdout into `out`. */
+/** Runs a data loader of src/data on the sample store (in this process), its stdout into `out`. */
 async function runLoader(loader: string, out: string): Promise<void> {
-  await new Promise<void>((resolvePromise, reject) => {
-    const fd = openSync(out, "w");
-    const child = spawn("npx", ["tsx", `src/data/${loader}`], {cwd: REPO, env: {...process.env, SOCIOMETER_DB: join(dir, "samples.duckdb")}, stdio: ["ignore", fd, "pipe"]});
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d));
-    child.on("close", (code) => {
-      closeSync(fd);
-      if (code === 0) resolvePromise();
-      else reject(new Error(`${loader} exited with ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
+  writeFileSync(out, await runLoaderInProcess(`src/data/${loader}`, {store: join(dir, "samples.duckdb")}));
 }
 
 /** A shipped pack as the page's worker opens it (parquet-wasm started from its file). */

@@ -4,8 +4,7 @@
 // redacted and counted, absolute paths cut to file names, and the row limit
 // with the store's count kept for "showing N of M".
 
-import {spawn} from "node:child_process";
-import {closeSync, openSync, readFileSync} from "node:fs";
+import {readFileSync, writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {DuckDBInstance} from "@duckdb/node-api";
 import {describe, expect, it} from "vitest";
@@ -14,24 +13,16 @@ import {EXPLORER_ROW_LIMIT, explorerPaths, explorerRowLimit, KEY_PATTERN, planTa
 import {REPO} from "../helpers/fixtures.js";
 import {tempStore} from "../helpers/store.js";
 import {fakeKey} from "../helpers/fake-key.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 
 const OPENAI_KEY = fakeKey("proj-AbCdEfGhIjKlMnOpQrStUvWx0123");
 const BEARER = "Bearer eyJhbGciOiJIUzI1NiJ9.payload.sig";
 
-/** Runs a loader file with the store and row limit set; returns its stdout bytes, or rejects with its stderr. */
-function runLoader(file: string, args: string[], env: Record<string, string>, out: string): Promise<Buffer> {
-  return new Promise((resolvePromise, reject) => {
-    const fd = openSync(out, "w");
-    const child = spawn("npx", ["tsx", file, ...args], {cwd: REPO, env: {...process.env, ...env}, stdio: ["ignore", fd, "pipe"]});
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      closeSync(fd);
-      if (code === 0) resolvePromise(readFileSync(out));
-      else reject(new Error(`exit ${code}: ${stderr}`));
-    });
-  });
+/** Runs a loader file with the store and row limit set (in this process); returns its stdout bytes, also written to `out`. */
+async function runLoader(file: string, args: string[], env: Record<string, string>, out: string): Promise<Buffer> {
+  const bytes = await runLoaderInProcess(file, {args, env: {...process.env, ...env}});
+  writeFileSync(out, bytes);
+  return bytes;
 }
 
 /** A store with key-shaped text in messages, a model call with its request, and a table a later migration might add. */

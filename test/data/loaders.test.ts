@@ -2,7 +2,6 @@
 // stdout) against a store filled through the CLI: what they ship, what they
 // cap, and that no absolute path leaves the store.
 
-import {spawn} from "node:child_process";
 import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
@@ -13,6 +12,7 @@ import {VIEWER_LIMIT} from "../../src/data/store.js";
 import {humanRatingsCsv, runCli} from "../browser/helpers.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {describeWithFixtures, FIXTURES, fixture, REPO} from "../helpers/fixtures.js";
+import {runLoaderInProcess} from "../helpers/run-loader.js";
 
 const LOADERS = [
   "overview", "sotopia-stats", "episodes", "participants", "messages", "ratings", "agreement-rows", "rater-coverage", "words-per-turn",
@@ -34,24 +34,9 @@ const STSS_TASK_COUNT = (JSON.parse(readFileSync(STSS_TASKS, "utf8")) as unknown
 const IB_SCHEDULE_LINES = readFileSync(IB_SCHEDULES, "utf8").split("\n").filter(Boolean).length;
 const STSS_CONVERSATION_RUNS = readFileSync(STSS_CONVERSATIONS, "utf8").split("\n").filter(Boolean).length;
 
-/** Runs one loader with SOCIOMETER_DB set, its stdout into `out`. */
-function runLoader(name: string, store: string, out: string): Promise<void> {
-  return new Promise((resolvePromise, reject) => {
-    const fd = openSync(out, "w");
-    const child = spawn("npx", ["tsx", `src/data/${name}.parquet.ts`], {
-      cwd: REPO,
-      env: {...process.env, SOCIOMETER_DB: store},
-      stdio: ["ignore", fd, "pipe"],
-    });
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      closeSync(fd);
-      if (code === 0) resolvePromise();
-      else reject(new Error(`loader ${name} exited with ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
+/** Runs one loader with SOCIOMETER_DB set (in this process), its stdout into `out`. */
+async function runLoader(name: string, store: string, out: string): Promise<void> {
+  writeFileSync(out, await runLoaderInProcess(`src/data/${name}.parquet.ts`, {store}));
 }
 
 describeWithFixtures("data loaders", () => {
