@@ -8,6 +8,7 @@ import {openStoreWhenFree} from "./loaders/store/wait-for-lock.js";
 import {invalidateLoaderCache, invalidateOutputOnInputs, reuseCachedBuild, runLoadersOnce, snapshotForBuild, stubNpmLookups} from "./src/data/site-cache.js";
 import {builtinAuditPaths} from "./loaders/audit/builtins.js";
 import {explorerPaths} from "./src/data/explorer-tables.js";
+import {warmPreview} from "./src/data/preview-warmup.js";
 import {BENCHMARK_COUNTS_SQL} from "./loaders/queries/store-contents.js";
 import {syntheticNoteText} from "./src/components/synthetic-note.js";
 
@@ -31,9 +32,16 @@ async function siteFacts(storePath: string): Promise<{dynamicPaths: string[]; su
   return {dynamicPaths: await explorerPaths(storePath), summary: await storeSummary(storePath)};
 }
 
+/**
+ * `npm run dev` serves at once and fills the loader cache (from the live
+ * store, once per store version and code) and Framework's package bundles in
+ * the background, so a page's first open finds its data and modules made.
+ */
 async function previewFacts() {
   invalidateLoaderCache(cacheDir, defaultStorePath());
-  return siteFacts(defaultStorePath());
+  const facts = await siteFacts(defaultStorePath());
+  void warmPreview(root, defaultStorePath(), facts.dynamicPaths);
+  return facts;
 }
 
 /**

@@ -52,6 +52,7 @@ const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   "named-options": () => import("./named-options.js"),
   "agreement-page": () => import("./agreement-page.js"),
   build: () => import("./build.js"),
+  dev: () => import("./dev.js"),
 };
 
 /** What one child process measured. */

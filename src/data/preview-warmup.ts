@@ -1,0 +1,75 @@
+// What `npm run dev` prepares in the background once the server listens, so
+// that a page's first open finds it ready instead of making it then (issue
+// 31: 8–29 s per page when each open ran its loaders and bundled its packages):
+// every data loader's output, from the live store, into the cache a build
+// fills (site-cache.ts, once per store version and code), and Framework's
+// bundle of each npm package the pages import (its cache's _node folder,
+// once per install).
+
+import {resolveNodeImport} from "@observablehq/framework/dist/node.js";
+import {runLoadersOnce} from "./site-cache.js";
+
+/**
+ * Every npm module the pages and their client modules import, and the files
+ * they resolve with import.meta.resolve, as Framework resolves them. Kept
+ * complete by test/data/preview-warmup.test.ts; one left out is bundled on
+ * the first open of a page that imports it, as before.
+ */
+export const BROWSER_IMPORTS = [
+  "@observablehq/inputs",
+  "vega",
+  "vega-lite",
+  "vega-embed",
+  "@uwdata/flechette",
+  "arquero/dist/arquero.min.js",
+  "parquet-wasm/esm",
+  "parquet-wasm/esm/parquet_wasm_bg.wasm",
+  "@duckdb/duckdb-wasm",
+  "@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js",
+  "@duckdb/duckdb-wasm/dist/duckdb-eh.wasm",
+  "@stdlib/math-base-special-betainc",
+  "@stdlib/stats-base-dists-binomial-cdf",
+  "@stdlib/stats-base-dists-chisquare-cdf",
+  "@stdlib/stats-base-dists-f-cdf",
+  "@stdlib/stats-base-dists-f-quantile",
+  "@stdlib/stats-base-dists-normal-cdf",
+  "@stdlib/stats-base-dists-normal-quantile",
+  "@stdlib/stats-base-dists-signrank-cdf",
+  "@stdlib/stats-base-dists-t-quantile",
+];
+
+/**
+ * Bundles each of BROWSER_IMPORTS into Framework's cache, one after another,
+ * in this process: the preview server's own bundler, so a page that asks for
+ * one meanwhile waits for the same bundle instead of making another. A
+ * package already cached costs a file check. Resolves with those it made.
+ */
+export async function warmNodeImports(root: string, specs: readonly string[] = BROWSER_IMPORTS): Promise<number> {
+  let made = 0;
+  for (const spec of specs) {
+    const before = Date.now();
+    await resolveNodeImport(root, spec);
+    if (Date.now() - before > 50) made++;
+  }
+  return made;
+}
+
+/**
+ * Started by the site config under `observable preview`, not awaited: the
+ * loaders' outputs (in their own processes) and the package bundles (here),
+ * side by side. Says what it did on stderr; a failure is said and left to the
+ * page that needs it, which makes it on open as Framework always did.
+ */
+export function warmPreview(root: string, storePath: string, dynamicPaths: readonly string[]): Promise<void> {
+  const start = performance.now();
+  const seconds = () => ((performance.now() - start) / 1000).toFixed(1);
+  const loaders = runLoadersOnce(root, storePath, dynamicPaths).then(
+    (ran) => process.stderr.write(`dev: ${ran.length ? `${ran.length} loader outputs made` : "every loader output was cached"} (${seconds()} s)\n`),
+    (e: unknown) => process.stderr.write(`dev: the loaders did not all run ahead (${e instanceof Error ? e.message : String(e)}); each page runs its own on open\n`),
+  );
+  const bundles = warmNodeImports(root).then(
+    (made) => process.stderr.write(`dev: ${made ? `${made} npm packages bundled for the pages` : "the pages' npm packages were bundled already"} (${seconds()} s)\n`),
+    (e: unknown) => process.stderr.write(`dev: npm packages not bundled ahead (${e instanceof Error ? e.message : String(e)}); each page bundles its own on open\n`),
+  );
+  return Promise.all([loaders, bundles]).then(() => undefined);
+}
