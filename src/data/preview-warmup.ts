@@ -21,6 +21,7 @@ export const BROWSER_IMPORTS = [
   "vega-lite",
   "vega-embed",
   "@uwdata/flechette",
+  "apache-arrow",
   "arquero/dist/arquero.min.js",
   "parquet-wasm/esm",
   "parquet-wasm/esm/parquet_wasm_bg.wasm",
