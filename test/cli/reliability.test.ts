@@ -2,7 +2,6 @@
 // independent NumPy computation), and a small store with a judge, through the
 // command line with its flags and formats.
 
-import {readdirSync} from "node:fs";
 import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {getReport} from "../../loaders/cli/reports.js";
@@ -12,11 +11,9 @@ import {iccAll} from "../../src/lib/icc.js";
 import {pearson} from "../../src/lib/inference.js";
 import {cli} from "../helpers/cli.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
-import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
-import {tempStore, writeFile} from "../helpers/store.js";
+import {describeWithFixtures} from "../helpers/fixtures.js";
+import {tempSotopiaPiStore, tempStore, writeFile} from "../helpers/store.js";
 
-const HUMAN_EVAL = fixture("sotopia-lab__sotopia-pi/human_eval");
-const OTREE = join(HUMAN_EVAL, "otree_project/sotopia_official_study");
 
 // NumPy 2 on the exported ratings (repeated responses averaged): α interval in its pairwise
 // form, ICC(2,1) on the items with two annotators (columns by annotator name), Gwet's AC1
@@ -33,9 +30,7 @@ const NUMPY: Record<string, [alpha: number, icc: number, ac1: number, fleiss: nu
 
 describeWithFixtures("report reliability on the real Sotopia-π annotations", () => {
   it("shows alpha, ICC and AC1 among the human annotators per dimension, as NumPy computes them, with seeded intervals", async () => {
-    const store = await tempStore();
-    await importFiles(store, "sotopia", readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f))));
-    await importFiles(store, "sotopia-ratings", readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f)));
+    const store = await tempSotopiaPiStore();
     const report = await getReport("reliability").run(store, {reliability: {resamples: "200", seed: "5", cluster: "scenario"}});
     expect(report.title).toBe("Reliability among the human annotators, per dimension");
     expect(report.rows.map((r) => r.dimension)).toEqual(Object.keys(NUMPY));

@@ -7,7 +7,6 @@ import {join} from "node:path";
 import {cliOrThrow} from "../helpers/cli.js";
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
-import {REPO} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
 import {tempStore, writeFile} from "../helpers/store.js";
 

@@ -2,8 +2,6 @@
 // last bit, for every rater A: over every instance two or more annotators
 // scored (test/helpers/annotated-goal.ts), not over A's instances.
 
-import {readdirSync} from "node:fs";
-import {join} from "node:path";
 import {describe, expect, it} from "vitest";
 import {importFiles} from "../../loaders/import/session.js";
 import {AGREEMENT_ROWS_SQL} from "../../loaders/queries/agreement.js";
@@ -13,8 +11,8 @@ import {AgreementEngine} from "../../src/client/agreement-engine.js";
 import {agreementTable, HUMANS, kappaAmongAllAnnotators, pairInstances, type RaterChoice, type RaterScore} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {AMONG_ANNOTATORS, annotatedGoalRows, WITH_A} from "../helpers/annotated-goal.js";
-import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
-import {tempStore, writeFile} from "../helpers/store.js";
+import {describeWithFixtures} from "../helpers/fixtures.js";
+import {tempSotopiaPiStore, writeFile} from "../helpers/store.js";
 
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);
 
@@ -79,11 +77,7 @@ describe("AgreementEngine: kappa among the annotators", () => {
 
 describeWithFixtures("AgreementEngine: kappa among the real SOTOPIA-π annotators", () => {
   it("is BEL κ 0.3027 over 294 instances (test/queries/agreement.test.ts's independent value) for every A, an LLM that scored 5 of them included", async () => {
-    const humanEval = fixture("sotopia-lab__sotopia-pi/human_eval");
-    const otree = join(humanEval, "otree_project/sotopia_official_study");
-    const store = await tempStore();
-    await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
-    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    const store = await tempSotopiaPiStore();
     // An LLM judge on agent 1's BEL of five annotated episodes only, as a judge run on part of the store leaves it.
     const annotated = [...new Set((await queryRows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL)).map((r) => r.episode_id))].slice(0, 5);
     const judge = "episode_id,agent,dimension,rater,rater_kind,run_id,value\n" + annotated.map((e) => `${e},1,believability,judge-part,llm,run-1,5`).join("\n") + "\n";

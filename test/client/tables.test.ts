@@ -10,7 +10,6 @@ import {join} from "node:path";
 import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";
 import initParquet from "parquet-wasm/esm";
 import {afterAll, beforeAll, describe, expect, it} from "vitest";
-import {openStore} from "../../loaders/store/db.js";
 import {cotByModel, cotByModelFromRounds, hsiiData, hsiiLookup, longestRun, readHsiiFirstView} from "../../src/client/hsii.js";
 import {IB_CHOICES, ibLookup, ibView, infoNavLookup, infoNavView, informativeBenchData, readIbFirstView, scoredByMatch} from "../../src/client/informativebench.js";
 import {

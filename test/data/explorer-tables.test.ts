@@ -4,13 +4,12 @@
 // redacted and counted, absolute paths cut to file names, and the row limit
 // with the store's count kept for "showing N of M".
 
-import {readFileSync, writeFileSync} from "node:fs";
+import {writeFileSync} from "node:fs";
 import {join} from "node:path";
 import {DuckDBInstance} from "@duckdb/node-api";
 import {describe, expect, it} from "vitest";
 import {rows} from "../../loaders/store/db.js";
 import {EXPLORER_ROW_LIMIT, explorerPaths, explorerRowLimit, KEY_PATTERN, planTable, type ExplorerManifest} from "../../src/data/explorer-tables.js";
-import {REPO} from "../helpers/fixtures.js";
 import {tempStore} from "../helpers/store.js";
 import {fakeKey} from "../helpers/fake-key.js";
 import {runLoaderInProcess} from "../helpers/run-loader.js";

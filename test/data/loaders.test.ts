@@ -2,7 +2,7 @@
 // stdout) against a store filled through the CLI: what they ship, what they
 // cap, and that no absolute path leaves the store.
 
-import {closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync} from "node:fs";
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {DuckDBInstance, type DuckDBConnection} from "@duckdb/node-api";

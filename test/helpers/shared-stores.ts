@@ -3,10 +3,12 @@
 // file takes milliseconds, where importing the samples again takes 3–5 s.
 // Each copy is the test's own, to change as it likes.
 
-import {copyFileSync, existsSync} from "node:fs";
+import {copyFileSync, existsSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {makeReplicatedStore} from "../../bench/pack-growth.js";
+import {importFiles} from "../../loaders/import/session.js";
 import {openStore} from "../../loaders/store/db.js";
+import {fixture} from "./fixtures.js";
 import {oncePerRun} from "./shared-dir.js";
 
 /** The bundled samples, as `npm run import` fills a store: the store's path, never to be written (copy it). */
@@ -35,4 +37,25 @@ export async function copySamplesStore(path: string, copies = 0): Promise<void> 
 export async function openSamplesCopy(path: string) {
   await copySamplesStore(path);
   return openStore(path);
+}
+
+/**
+ * The Sotopia-π human evaluation as a researcher imports it: its 154 episode
+ * logs (sotopia EpisodeLog files), then its six annotation CSVs. Needs the
+ * shared fixtures (describeWithFixtures).
+ */
+export function sharedSotopiaPiStore(): Promise<string> {
+  return oncePerRun("store-sotopia-pi", async (dir) => {
+    const path = join(dir, "store.duckdb");
+    const humanEval = fixture("sotopia-lab__sotopia-pi", "human_eval");
+    const otree = join(humanEval, "otree_project", "sotopia_official_study");
+    const store = await openStore(path);
+    try {
+      await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
+      await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    } finally {
+      store.close();
+    }
+    return path;
+  });
 }

@@ -1,13 +1,13 @@
 // Temporary stores and a snapshot of their contents, to prove an import changed nothing.
 
-import {mkdtempSync, rmSync, writeFileSync} from "node:fs";
+import {copyFileSync, mkdtempSync, rmSync, writeFileSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import {afterEach, expect} from "vitest";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {openStore, rows, type Store} from "../../loaders/store/db.js";
-import {copySamplesStore} from "./shared-stores.js";
+import {sharedSamplesStore, sharedSotopiaPiStore} from "./shared-stores.js";
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -29,14 +29,20 @@ export async function tempStore(): Promise<Store & {dir: string}> {
   return Object.assign(store, {dir});
 }
 
-/** A store of the bundled samples in a temporary directory (a copy of the run's: shared-stores.ts), the test's own, closed after the test. */
-export async function tempSamplesStore(): Promise<Store & {dir: string}> {
+/** A copy of `shared` (a store the run fills once: shared-stores.ts) in a temporary directory, the test's own, closed after the test. */
+async function tempCopy(shared: Promise<string>): Promise<Store & {dir: string}> {
   const dir = tempDir();
-  await copySamplesStore(join(dir, "test.duckdb"));
+  copyFileSync(await shared, join(dir, "test.duckdb"));
   const store = await openStore(join(dir, "test.duckdb"));
   cleanups.unshift(() => store.close());
   return Object.assign(store, {dir});
 }
+
+/** A store of the bundled samples, the test's own. */
+export const tempSamplesStore = (): Promise<Store & {dir: string}> => tempCopy(sharedSamplesStore());
+
+/** A store of the Sotopia-π human evaluation (its episode logs, then its annotation CSVs), the test's own. */
+export const tempSotopiaPiStore = (): Promise<Store & {dir: string}> => tempCopy(sharedSotopiaPiStore());
 
 export function writeFile(dir: string, name: string, content: string | Uint8Array): string {
   const path = join(dir, name);

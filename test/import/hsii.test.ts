@@ -4,7 +4,6 @@ import {join} from "node:path";
 import {ImportError} from "../../loaders/import/errors.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {rows} from "../../loaders/store/db.js";
-import {REPO} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
 import {snapshot, tempStore, writeFile} from "../helpers/store.js";
 

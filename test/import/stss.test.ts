@@ -4,7 +4,7 @@ import {join} from "node:path";
 import {importFiles} from "../../loaders/import/session.js";
 import {arrayElementLines} from "../../loaders/import/json-text.js";
 import {rows, type Store} from "../../loaders/store/db.js";
-import {describeWithFixtures, fixture, REPO} from "../helpers/fixtures.js";
+import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {jsonl} from "../helpers/episodes.js";
 import {count, expectImportFailure, tempStore, writeFile} from "../helpers/store.js";
 

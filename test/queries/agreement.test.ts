@@ -4,18 +4,13 @@
 // the values below, once.
 
 import {expect, it} from "vitest";
-import {readdirSync} from "node:fs";
-import {join} from "node:path";
-import {importFiles} from "../../loaders/import/session.js";
 import {AGREEMENT_ROWS_SQL, agreementRowsSql} from "../../loaders/queries/agreement.js";
 import {rows} from "../../loaders/store/db.js";
 import {agreementTable, HUMANS, pairInstances, type RaterScore} from "../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
-import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
-import {tempStore} from "../helpers/store.js";
+import {describeWithFixtures} from "../helpers/fixtures.js";
+import {tempSotopiaPiStore} from "../helpers/store.js";
 
-const HUMAN_EVAL = fixture("sotopia-lab__sotopia-pi/human_eval");
-const OTREE = join(HUMAN_EVAL, "otree_project/sotopia_official_study");
 
 const PYTHON_KAPPA: Record<string, [items: number, po: number, kappa: number]> = {
   believability: [294, 0.4421768707482993, 0.3027210884353741],
@@ -30,9 +25,7 @@ const PYTHON_KAPPA: Record<string, [items: number, po: number, kappa: number]> =
 
 describeWithFixtures("agreement among the real human annotators", () => {
   it("reproduces Randolph's kappa and the perceived ranges of an independent computation", async () => {
-    const store = await tempStore();
-    await importFiles(store, "sotopia", readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f))));
-    await importFiles(store, "sotopia-ratings", readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f)));
+    const store = await tempSotopiaPiStore();
     const scores = await rows<RaterScore>(store.conn, AGREEMENT_ROWS_SQL);
     const instances = pairInstances(scores, HUMANS, HUMANS);
     const table = agreementTable(instances, SOTOPIA_DIMENSIONS.map((d) => d.key));
@@ -52,9 +45,7 @@ describeWithFixtures("agreement among the real human annotators", () => {
 
 describeWithFixtures("agreementRowsSql with a limit", () => {
   it("ships the first N multiply-rated episodes by id and says how many there are in all", async () => {
-    const store = await tempStore();
-    await importFiles(store, "sotopia", readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f))));
-    await importFiles(store, "sotopia-ratings", readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f)));
+    const store = await tempSotopiaPiStore();
     const limited = await rows<{episode_id: string; multiply_rated_episodes: number}>(store.conn, agreementRowsSql(10));
     const all = await rows<{episode_id: string}>(store.conn, agreementRowsSql(null));
     const ids = [...new Set(all.map((r) => r.episode_id))].sort();

@@ -10,7 +10,7 @@ import {SOTOPIA_DIMENSIONS} from "../../src/lib/dimensions.js";
 import {modelAggregates, overallScore, taskLabel, wordsPerTurn, type SotopiaStatRow, type TaskInfo} from "../../src/lib/sotopia.js";
 import {mean, sd} from "../../src/lib/stats.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
-import {tempStore} from "../helpers/store.js";
+import {tempSotopiaPiStore, tempStore} from "../helpers/store.js";
 
 const REPO = join(import.meta.dirname, "..", "..");
 
@@ -72,13 +72,7 @@ describeWithFixtures("WORDS_PER_TURN_SQL on the 20 real episodes", () => {
 
 describeWithFixtures("the `humans` pseudo-rater on the real annotation study", () => {
   it("scores each instance with the mean over its annotators (a rater's repeated responses averaged first)", async () => {
-    const store = await tempStore();
-    const {readdirSync} = await import("node:fs");
-    const {join} = await import("node:path");
-    const humanEval = fixture("sotopia-lab__sotopia-pi/human_eval");
-    const otree = join(humanEval, "otree_project/sotopia_official_study");
-    await importFiles(store, "sotopia", readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f))));
-    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    const store = await tempSotopiaPiStore();
     const stats = await rows<SotopiaStatRow>(store.conn, SOTOPIA_STATS_SQL);
     const raw = await rows<{episode_id: string; agent: number; model: string; dimension: string; rater: string; value: number}>(store.conn,
       "SELECT r.episode_id, r.agent, p.model, r.dimension, r.rater, r.value FROM ratings r JOIN participants p USING (episode_id, agent)");
