@@ -5,7 +5,7 @@ import {ALL_DIMENSIONS, scoreProblem} from "../../src/lib/dimensions.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import type {EpisodeRecord, RaterKind, ReadItem} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asNonEmptyString, asObject, asString, asWholeNumber, INT32_MIN, optionalString, type JsonObject} from "./validate.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];

@@ -6,7 +6,7 @@ import {parseResponse, targetMatches} from "../../src/lib/hsii-response.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord, type RaterKind} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asBoolean, asNonEmptyString, asObject, asString, optionalString, type JsonObject} from "./validate.js";
 
 const VERDICTS = ["win", "tie", "loss"];

@@ -11,7 +11,7 @@ import {DEFAULT_VERIFIER, verifySchedule, WHOLE_DAY, type Activity, type Schedul
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asBoolean, asNonEmptyString, asObject, asString, optionalString, type Json, type JsonObject} from "./validate.js";
 
 const LEVELS: readonly ScheduleLevel[] = ["easy", "medium", "hard"];

@@ -11,7 +11,7 @@ import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {goldList} from "./informativebench-schedules.js";
 import {emptyEpisode, type EpisodeRecord} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asBoolean, asNonEmptyString, asObject, asString, describe, INT32_MAX, optionalString, type JsonObject} from "./validate.js";
 
 /** Keys of `settings` and what each sets; `memory` lists the memory types that were on. */

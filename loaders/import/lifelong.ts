@@ -5,7 +5,7 @@ import {CHECKPOINT_SETS, checkpointDimension, dimensionOf, PAPER_CHECKPOINTS, sc
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord, type RaterKind, type RatingRecord, type ReadItem} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asNonEmptyString, asNumber, asObject, asString, asWholeNumber, optionalString, type Json, type JsonObject} from "./validate.js";
 
 export const BENCHMARK = "lifelong-sotopia";

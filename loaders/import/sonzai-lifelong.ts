@@ -8,7 +8,7 @@ import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {BENCHMARK, withUniqueChainPositions} from "./lifelong.js";
 import {emptyEpisode, type EpisodeRecord, type RatingRecord} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {asArray, asBoolean, asNonEmptyString, asObject, asString, asWholeNumber, INT32_MAX, optionalString, type JsonObject} from "./validate.js";
 
 /** The log names no judge; its scores are attributed to this rater. */

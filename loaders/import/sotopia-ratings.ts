@@ -10,7 +10,7 @@ import {RecordProblem} from "./errors.js";
 import {decodeWhole} from "./files.js";
 import {fillSeriesStem, namesConflict, PLACEHOLDER_MODELS, type ModelCell, type SeatModel} from "./model-names.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {wideColumns, type WideColumns} from "./sotopia-wide-header.js";
 
 const RATER_KINDS: readonly RaterKind[] = ["llm", "human", "rule"];

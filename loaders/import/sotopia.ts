@@ -10,7 +10,7 @@ import {arrayElementLines} from "./json-text.js";
 import {readJsonlInWorkers} from "./jsonl-workers.js";
 import type {BatchBuilder, EpisodeFields} from "./batch.js";
 import {emptyEpisode, type EpisodeRecord, type RaterKind, type ReadItem} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {parseAction, parseContext, parseReasoning, parseRenderedConversation} from "./sotopia-text.js";
 import {asArray, asNonEmptyString, asNumber, asObject, asString, optionalString, type Json, type JsonObject} from "./validate.js";
 

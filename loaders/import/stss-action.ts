@@ -9,7 +9,7 @@ import {APPOINTMENT_OUTCOMES} from "../../src/lib/stss-action.js";
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {architectureOf, requireTask} from "./stss.js";
 import {verifyStss} from "./stss-verify.js";
 import {asArray, asBoolean, asNonEmptyString, asNumber, asObject, INT32_MAX, optionalString, type Json, type JsonObject} from "./validate.js";

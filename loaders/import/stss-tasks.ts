@@ -10,7 +10,7 @@ import {readJsonDocument, readJsonl} from "./files.js";
 import {arrayElementLines} from "./json-text.js";
 import type {SourceFile} from "./source-file.js";
 import {emptyEpisode, type EpisodeRecord, type ReadItem} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {verifyStss} from "./stss-verify.js";
 import {asArray, asNonEmptyString, asObject, asWholeNumber, optionalString, type Json, type JsonObject} from "./validate.js";
 

@@ -8,7 +8,7 @@ import {ARCHITECTURES, conditionDimension, LEVELS, type Level} from "../../src/l
 import {RecordProblem} from "./errors.js";
 import {readJsonl} from "./files.js";
 import {emptyEpisode, type EpisodeRecord, type RaterKind, type RatingRecord} from "./records.js";
-import type {ImportFormat, ReadContext} from "./registry.js";
+import type {ImportFormat, ReadContext} from "./format.js";
 import {taskEpisodeId} from "./stss-tasks.js";
 import {verifyStss} from "./stss-verify.js";
 import {asArray, asNonEmptyString, asObject, asString, describe, optionalString, type Json, type JsonObject} from "./validate.js";
