@@ -2,7 +2,7 @@
 // agents against a model endpoint (loaders/run/episodes/informativebench.ts),
 // written as an `informativebench` log and imported, so that `report
 // informativebench`, `report informativebench-ablations` and `report infonav`
-// show the run. Same machinery as the other runners (loaders/cli/run.ts):
+// show the run. Same machinery as the other runners (loaders/cli/run-shared.ts):
 // every request through the cached client, so a rerun resumes.
 
 import {join, resolve} from "node:path";
@@ -14,7 +14,7 @@ import type {Store} from "../store/db.js";
 import {openCommandStore, type CommandStore} from "./command-store.js";
 import {knownDataset} from "../../src/lib/informativebench.js";
 import {parseCommandLine} from "./args.js";
-import {finishRun, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run.js";
+import {finishRun, mergeRunLog, printDryRun, runSetting, RUNS_DIR, type RunDeps} from "./run-shared.js";
 
 export const IB_RUN_HELP = `sociometer run informativebench: two agents answer InformativeBench questions together, each seeing only its own people's information (iAgents §2–3)
 
