@@ -7,14 +7,11 @@
 import * as duckdb from "@duckdb/duckdb-wasm";
 import {ParquetFile} from "parquet-wasm/esm";
 import {initParquetOnce} from "./parquet.js";
+// The row types live in tables.ts, which imports nothing of DuckDB or parquet-wasm, so parquet.ts can use them without importing this file.
+import type {Row, TableSource} from "./tables.js";
 
 export {initParquetOnce};
-
-/** A table to load: the URL of a Parquet file, e.g. `FileAttachment("data/x.parquet").url()`. */
-export type TableSource = string | URL | Promise<string | URL>;
-
-/** A query result row with plain JavaScript values: numbers (never bigints), strings, booleans, null, arrays. */
-export type Row = Record<string, unknown>;
+export type {Row, TableSource};
 
 export interface Database {
   /** Runs `sql` with `?` placeholders bound to `params`; returns plain row objects. */

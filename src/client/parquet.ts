@@ -5,8 +5,7 @@
 
 import {tableFromIPC} from "@uwdata/flechette";
 import initParquet, {ParquetFile} from "parquet-wasm/esm";
-import type {Row} from "./duckdb.js";
-import {plainRow} from "./tables.js";
+import {plainRow, type Row} from "./tables.js";
 
 let parquetReady: Promise<unknown> | null = null;
 

@@ -6,9 +6,12 @@
 // flechette, and orders rows with orderBy, which sorts as DuckDB's ORDER BY does.
 
 import {tableFromArrays, tableFromIPC, tableToIPC, utf8} from "@uwdata/flechette";
-import type {Row, TableSource} from "./duckdb.js";
 
-export type {Row, TableSource};
+/** A table to load: the URL of its file (Parquet for openDuckDB, a pack for readPack), e.g. `FileAttachment("data/x.parquet").url()`. */
+export type TableSource = string | URL | Promise<string | URL>;
+
+/** A row with plain JavaScript values, as a query result or a decoded table gives it: numbers (never bigints), strings, booleans, null, arrays. */
+export type Row = Record<string, unknown>;
 
 /** Decoded tables by name, each a list of rows with plain values (numbers, strings, booleans, null, arrays). */
 export type Tables<K extends string = string> = Record<K, Row[]>;
