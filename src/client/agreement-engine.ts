@@ -10,11 +10,10 @@
 // kappaAmongAllAnnotators).
 
 import {HUMANS, withAnnotatorsKappa, type AgreementRow, type RaterChoice, type SpreadBasis} from "../lib/agreement.js";
-import type {DifferenceCounts} from "../components/histogram.js";
 import type {AgreementColumns} from "./agreement-columns.js";
 import {HumanScores, humanRows} from "./agreement-humans.js";
 import {AmongAnnotators} from "./agreement-among.js";
-import {ALL, Pairing, PairingPass, PASS_SLICE, PLAYED} from "./agreement-pairing.js";
+import {ALL, Pairing, PairingPass, PASS_SLICE, PLAYED, type PairingSource, type ViewDifferences} from "./agreement-pairing.js";
 import {NumberIds, type Side} from "./agreement-ranks.js";
 import {viewKey, type ViewOptions} from "./agreement-view-key.js";
 
@@ -25,7 +24,7 @@ export interface AgreementView {
   instances: number;
   episodes: number;
   /** Per dimension key and "all": the histogram of A − B and its ±1 sd band (null unless basis is "dimension" on one dimension). */
-  differences: Record<string, DifferenceCounts & {spread: number | null}>;
+  differences: ViewDifferences;
 }
 
 export {viewKey, type ViewOptions} from "./agreement-view-key.js";
@@ -48,7 +47,7 @@ export const AMONG_SLICE = 1 << 18;
  * instance, and the last pairings (changing k or the basis reuses a pairing's
  * correlations and ranges; going back to recent raters reuses all of it).
  */
-export class AgreementEngine {
+export class AgreementEngine implements PairingSource {
   /** Per dimension of the columns: its index among the table's dimensions, or that count for a dimension the table does not list. */
   readonly listed: Int32Array;
   /** Whether each episode's instances come together (as the rows order them): a pairing then counts episodes as they change. */

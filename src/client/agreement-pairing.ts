@@ -12,12 +12,30 @@ import {binIndex, type AgreementRow, type Kappa, type PerceivedRangeGroup, type 
 import {correlationFromSums, ExactSum} from "../lib/agreement-sums.js";
 import type {Correlation} from "../lib/inference.js";
 import type {DifferenceCounts} from "../components/histogram.js";
-import type {AgreementEngine, AgreementView} from "./agreement-engine.js";
+import type {AgreementColumns} from "./agreement-columns.js";
 import type {HumanScores, PatternStats} from "./agreement-humans.js";
 import type {Side} from "./agreement-ranks.js";
 
 export const ALL = "all";
 export const PLAYED = [ALL, "model", "human"] as const;
+
+/**
+ * What a pairing reads of the engine that makes it (AgreementEngine, which
+ * implements this): declared here so that this file does not import the
+ * engine, which imports it.
+ */
+export interface PairingSource {
+  readonly columns: AgreementColumns;
+  /** The table's dimensions, in its order. */
+  readonly dimensionKeys: readonly string[];
+  /** Per dimension of the columns: its index among dimensionKeys, or dimensionKeys.length for one the table does not list. */
+  readonly listed: Int32Array;
+  /** Whether each episode's instances come together, so a pass counts episodes as they change. */
+  readonly episodesInOrder: boolean;
+}
+
+/** Per dimension key and "all": the histogram of A − B and its ±1 sd band (null unless basis is "dimension" on one dimension). */
+export type ViewDifferences = Record<string, DifferenceCounts & {spread: number | null}>;
 
 /** Dense tallies up to this many classes; past it (scores on no small grid), a map. */
 const DENSE_LIMIT = 1 << 21;
@@ -74,7 +92,7 @@ export class Pairing {
   private readonly humans: HumanScores;
 
   /** Made from its pass (PairingPass), finished here if the steps ahead did not finish it. */
-  constructor(private readonly engine: AgreementEngine, pass: PairingPass) {
+  constructor(private readonly engine: PairingSource, pass: PairingPass) {
     pass.advance(Infinity);
     this.humans = pass.humans;
     this.L = engine.dimensionKeys.length;
@@ -471,12 +489,12 @@ export class Pairing {
   }
 
   /** differenceView per dimension key and "all": A − B counted in half-point bins, and the ±1 sd band for the basis. */
-  differences(basis: SpreadBasis): AgreementView["differences"] {
+  differences(basis: SpreadBasis): ViewDifferences {
     const keys = this.engine.dimensionKeys;
     const L = this.L;
     this.histograms ??= this.differenceCounts();
     const spread = basis === "dimension" ? this.spreadOfOther() : null;
-    const out: AgreementView["differences"] = {};
+    const out: ViewDifferences = {};
     keys.forEach((key, d) => {
       const s = spread?.[d * 3];
       out[key] = {...this.histograms![d]!, spread: s !== undefined && Number.isFinite(s) ? s : null};
@@ -544,10 +562,10 @@ export class PairingPass {
   /** Whether the pass is a named A against the annotators' mean with episodes in order: tallyAgainstAnnotators. */
   private readonly againstAnnotators: boolean;
   private readonly cursor: Cursor = {c: 0, atJudge: 0, atOther: 0, atOverlay: 0, lastEpisode: -1, paired: 0, episodes: 0};
-  private readonly columns: AgreementEngine["columns"];
+  private readonly columns: AgreementColumns;
 
   /** A and B: a named rater's side, or null for the annotators' mean (from `humans`, by pattern). */
-  constructor(engine: AgreementEngine, judge: Side | null, other: Side | null, readonly humans: HumanScores) {
+  constructor(engine: PairingSource, judge: Side | null, other: Side | null, readonly humans: HumanScores) {
     const c = (this.columns = engine.columns);
     const G = c.dimensions.length * 2;
     const means = judge && other ? null : humans.means();
