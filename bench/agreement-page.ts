@@ -29,7 +29,7 @@ import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
 import type {Page} from "playwright-core";
 import {launchBrowser} from "../test/browser/chromium.js";
 import {buildSite, serveStatic} from "../test/browser/helpers.js";
-import {machine, type BenchContext} from "./run.js";
+import {machine, type BenchContext} from "./helpers.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const KEYS = SOTOPIA_DIMENSIONS.map((d) => d.key);

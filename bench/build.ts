@@ -19,9 +19,9 @@ import {copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, 
 import {loadavg} from "node:os";
 import {basename, join, relative, sep} from "node:path";
 import {pathToFileURL} from "node:url";
-import {makeStore} from "./pages.js";
+import {makeStore} from "./pages-store.js";
 import {runNpx} from "../test/browser/helpers.js";
-import {REPO, machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./run.js";
+import {REPO, machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./helpers.js";
 
 const BUILD_TIMEOUT_MS = 60 * 60_000;
 const PROBE = pathToFileURL(join(REPO, "bench", "loader-probe.mjs")).href;

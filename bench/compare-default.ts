@@ -22,8 +22,8 @@ import {modelPairsSql} from "../loaders/cli/compare-pairs.js";
 import {openStore, rows, type Store} from "../loaders/store/db.js";
 import {stageCompareRows} from "../src/data/compare-rows.js";
 import {COMPARE_BENCHMARKS, countedDefaultSides, type ModelPairCount} from "../src/lib/compare.js";
-import {makeStore} from "./pages.js";
-import {machine, type BenchContext} from "./run.js";
+import {makeStore} from "./pages-store.js";
+import {machine, type BenchContext} from "./helpers.js";
 
 type Way = "baseline" | "before" | "after" | "before, worst case" | "after, worst case";
 const WAYS: readonly Way[] = ["baseline", "before", "after", "before, worst case", "after, worst case"];

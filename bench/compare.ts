@@ -19,7 +19,7 @@ import {compareRuns, type Comparison} from "../src/lib/compare.js";
 import {launchBrowser} from "../test/browser/chromium.js";
 import {buildSite, serveStatic} from "../test/browser/helpers.js";
 import {fileFetch} from "../test/helpers/compare-fetch.js";
-import {machine, REPO, type BenchContext} from "./run.js";
+import {machine, REPO, type BenchContext} from "./helpers.js";
 
 const DEFAULT_SIZES = [100_000];
 

@@ -16,7 +16,7 @@ import {loadavg} from "node:os";
 import {join} from "node:path";
 import type {Browser} from "playwright-core";
 import {launchBrowser} from "../test/browser/chromium.js";
-import {REPO, machine, type BenchContext} from "./run.js";
+import {REPO, machine, type BenchContext} from "./helpers.js";
 
 /** The pages in the order a new user might open them: the site's navigation. */
 const PAGES = ["/", "/sotopia", "/agreement", "/lifelong", "/hsii", "/stss", "/informativebench", "/compare", "/episodes", "/explorer", "/audit"];

@@ -23,7 +23,7 @@ import {browseQuery, INITIAL_BROWSE, lastPage, type BrowseState, type ColumnInfo
 import {openStore} from "../loaders/store/db.js";
 import {launchBrowser, resolveChromium} from "../test/browser/chromium.js";
 import {buildSite, serveStatic} from "../test/browser/helpers.js";
-import {machine, type BenchContext} from "./run.js";
+import {machine, type BenchContext} from "./helpers.js";
 
 const DEFAULT_SIZES = [1_000_000];
 const TABLE = "bench_ratings";

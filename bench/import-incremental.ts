@@ -18,7 +18,7 @@ import {importFiles} from "../loaders/import/session.js";
 import {SAMPLE_IMPORTS} from "../loaders/samples.js";
 import {openStore} from "../loaders/store/db.js";
 import {writeSotopiaDump} from "./dump.js";
-import {machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./run.js";
+import {machine, mb, measureInChild, reportFromChild, type BenchContext, type Measurement} from "./helpers.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const SEED = "bench-import-incremental";

@@ -33,7 +33,7 @@ import {StoreWriter} from "../loaders/import/writer.js";
 import {stderrProgress} from "../loaders/progress.js";
 import {openStore} from "../loaders/store/db.js";
 import {writeSotopiaDump} from "./dump.js";
-import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./run.js";
+import {machine, mb, measureInChild, rate, reportFromChild, type BenchContext, type Measurement} from "./helpers.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const SEED = "bench-import";

@@ -13,7 +13,7 @@ import {runJudge} from "../loaders/run/judges/engine.js";
 import {sotopiaEval} from "../loaders/run/judges/sotopia-eval.js";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
 import {dumpRecord, jsonl} from "../test/helpers/episodes.js";
-import type {BenchContext} from "./run.js";
+import type {BenchContext} from "./helpers.js";
 import {LATENCY_MS, throughputTable, type Measurement} from "./throughput.js";
 
 const ANSWER = JSON.stringify(Object.fromEntries([1, 2].map((a) => [`agent_${a}`,

@@ -19,7 +19,7 @@ import {importSamples} from "../loaders/samples.js";
 import {IB_RESULTS_SQL, IB_SCHEDULES_SQL} from "../loaders/queries/informativebench.js";
 import {openStore, rows} from "../loaders/store/db.js";
 import {schedulesFromRows, scoreRows, type FreeText, type IbResultRow, type ScheduleRow} from "../src/lib/informativebench.js";
-import {machine, type BenchContext} from "./run.js";
+import {machine, type BenchContext} from "./helpers.js";
 
 const REPO = resolve(fileURLToPath(import.meta.url), "../..");
 const LOADERS = ["compare-rows-hsii", "compare-rows-hsii-strict", "compare-rows-hsii-first"] as const;

@@ -15,7 +15,7 @@ import {importFiles} from "../loaders/import/session.js";
 import {importSamples} from "../loaders/samples.js";
 import {openStore} from "../loaders/store/db.js";
 import {REPLICATED, replicatedJsonl} from "../scripts/samples/replicate.js";
-import {REPO, type BenchContext} from "./run.js";
+import {REPO, type BenchContext} from "./helpers.js";
 
 /** The packs whose size is in question, and the benchmark each draws. */
 export const PACKS = ["lifelong-first-view.bin", "hsii-first-view.bin", "stss-first-view.bin", "informativebench-first-view.bin", "sotopia-first-view.bin", "overview-first-view.bin"];

@@ -21,17 +21,13 @@ import type {AddressInfo} from "node:net";
 import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {importFiles} from "../loaders/import/session.js";
-import {importSamples} from "../loaders/samples.js";
-import {openStore, type Store} from "../loaders/store/db.js";
-import {writeSotopiaDump} from "./dump.js";
 import {launchBrowser, resolveChromium} from "../test/browser/chromium.js";
 import {buildSite} from "../test/browser/helpers.js";
 import {staticHandler} from "../scripts/serve.js";
-import {machine, mb, type BenchContext} from "./run.js";
+import {machine, mb, type BenchContext} from "./helpers.js";
+import {makeStore} from "./pages-store.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
-const SEED = "bench-pages";
 const PAGE_TIMEOUT_MS = 180_000;
 const SETTLE_QUIET_MS = 1000;
 const REACT_QUIET_MS = 300;
@@ -82,50 +78,6 @@ function pagesToMeasure(only = process.env.BENCH_PAGES_ONLY): readonly PageSpec[
   const unknown = paths.filter((p) => !PAGES.some((s) => s.path === p));
   if (unknown.length) throw new Error(`BENCH_PAGES_ONLY: no page ${unknown.join(", ")}; pages: ${PAGES.map((s) => s.path).join(", ")}`);
   return PAGES.filter((s) => s === PAGES[0] || paths.includes(s.path));
-}
-
-/** Writes `n` synthetic SOTOPIA episodes (the samples' short style) as a dump, streaming. */
-async function writeDump(file: string, n: number): Promise<void> {
-  await writeSotopiaDump(file, {seed: SEED, count: n, style: "sample"});
-}
-
-/**
- * Two annotators' scores of every instance of one synthetic episode in ten
- * (by a hash of its id), near the judge's score and inside the dimension's
- * range, written by DuckDB as the CSV `import sotopia-ratings` reads.
- */
-async function writeHumanRatings(store: Store, sourcePath: string, file: string): Promise<void> {
-  const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
-  await store.conn.run(`COPY (
-    SELECT r.episode_id, r.agent, r.dimension, a.rater,
-           greatest(d.lo, least(d.hi, r.value + a.shift))::INTEGER AS value, 'bench' AS rationale
-    FROM ratings r
-    JOIN episodes e USING (episode_id)
-    JOIN sources s ON s.source_id = e.source_id
-    JOIN dimensions d ON d.dimension = r.dimension AND d.benchmark = 'sotopia'
-    CROSS JOIN (VALUES ('annotator-a', 0), ('annotator-b', 1)) a(rater, shift)
-    WHERE s.path = ${quote(sourcePath)} AND r.rater_kind = 'llm' AND hash(r.episode_id) % 10 = 0
-    ORDER BY r.episode_id, r.agent, r.dimension, a.rater
-  ) TO ${quote(file)} (HEADER, DELIMITER ',')`);
-}
-
-/** The samples, plus `n` synthetic SOTOPIA episodes with human ratings on 10% of them when n > 0. */
-export async function makeStore(path: string, dir: string, n: number, log: (m: string) => void): Promise<void> {
-  const store = await openStore(path);
-  try {
-    await importSamples(store);
-    if (n === 0) return;
-    const dump = resolve(dir, `sotopia-${n}.jsonl`);
-    await writeDump(dump, n);
-    log(`pages: importing ${n.toLocaleString("en-US")} episodes (${mb(statSync(dump).size)})`);
-    await importFiles(store, "sotopia", [dump], {});
-    const csv = resolve(dir, `human-${n}.csv`);
-    await writeHumanRatings(store, dump, csv);
-    await importFiles(store, "sotopia-ratings", [csv], {});
-    rmSync(dump, {force: true});
-  } finally {
-    store.close();
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import type {RaterScore} from "../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../src/lib/dimensions.js";
 import {reliabilityReport} from "../src/lib/reliability.js";
 import {SeededRandom} from "../src/lib/resample.js";
-import {machine, type BenchContext} from "./run.js";
+import {machine, type BenchContext} from "./helpers.js";
 
 const RESAMPLES = 1000;
 const DEFAULT_SIZES = [100_000];

@@ -12,7 +12,7 @@ import {createChat} from "../loaders/run/client.js";
 import {loadIbTemplates, runInformativeBench} from "../loaders/run/episodes/informativebench.js";
 import type {IbQuestion} from "../loaders/run/episodes/informativebench-questions.js";
 import {protocol} from "../test/helpers/informativebench-model.js";
-import type {BenchContext} from "./run.js";
+import type {BenchContext} from "./helpers.js";
 import {LATENCY_MS, throughputTable, type Measurement} from "./throughput.js";
 
 /** The scripted model ends the conversation on message 2: 2 plans, 2 messages, 4 plan updates, the consensus, the answer. */

@@ -13,7 +13,7 @@ import {committedChat} from "../loaders/run/chat.js";
 import {createChat} from "../loaders/run/client.js";
 import {loadStssTemplates, runStss, stssTasksFromStore, stssUnits} from "../loaders/run/episodes/stss.js";
 import type {ChatBody} from "../test/helpers/openai-server.js";
-import type {BenchContext} from "./run.js";
+import type {BenchContext} from "./helpers.js";
 import {LATENCY_MS, throughputTable, type Measurement} from "./throughput.js";
 
 /** Each conversation: three spoken turns, the partner leaves on the fourth, then the summary. */

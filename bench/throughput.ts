@@ -10,7 +10,7 @@ import {loadavg} from "node:os";
 import {join} from "node:path";
 import {openStore, type Store} from "../loaders/store/db.js";
 import {startOpenAIServer, type ChatBody} from "../test/helpers/openai-server.js";
-import {machine, rate, type BenchContext} from "./run.js";
+import {machine, rate, type BenchContext} from "./helpers.js";
 
 export const LATENCY_MS = 200;
 const CONCURRENCIES = [1, 8, 32];

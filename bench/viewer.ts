@@ -20,7 +20,7 @@ import {sotopiaEpisodes} from "../scripts/samples/sotopia.js";
 import {serveStatic} from "../scripts/serve.js";
 import {loadEpisode, openViewer} from "../src/client/episodes.js";
 import {writeEpisodePack, writeListPack} from "../src/data/viewer-pack.js";
-import {machine, mb, measureInChild, reportFromChild, REPO, type BenchContext, type Measurement} from "./run.js";
+import {machine, mb, measureInChild, reportFromChild, REPO, type BenchContext, type Measurement} from "./helpers.js";
 
 const DEFAULT_SIZES = [10_000, 100_000];
 const OPENS = 20;
