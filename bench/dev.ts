@@ -1,6 +1,6 @@
 // `npm run bench -- dev`: `npm run dev` as a new user meets it. A clone of the
 // repository's HEAD in a scratch folder (node_modules linked to this
-// install's: what `npm install` would leave), then `npm run dev`: the seconds
+// install's and its postinstall run: what `npm install` would leave), then `npm run dev`: the seconds
 // until it serves, and each page's first open in headless Chromium, from
 // navigation to its first chart or table (data-first-view). Twice: on the
 // fresh clone (no store, no Framework cache), then again after a restart
@@ -30,6 +30,11 @@ const freePort = (): Promise<number> =>
     });
   });
 
+function withoutStore(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const {SOCIOMETER_DB: _named, ...rest} = env;
+  return rest;
+}
+
 interface Started {
   child: ChildProcess;
   origin: string;
@@ -43,7 +48,8 @@ async function startServer(cwd: string, command: string[], port: number): Promis
   const start = performance.now();
   const child = spawn(command[0]!, command.slice(1), {
     cwd,
-    env: {...process.env, OBSERVABLE_TELEMETRY_DISABLE: "true", NO_COLOR: "1", SOCIOMETER_DB: ""},
+    // The clone's own store, data/sociometer.duckdb, whatever store this shell names.
+    env: {...withoutStore(process.env), OBSERVABLE_TELEMETRY_DISABLE: "true", NO_COLOR: "1"},
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
@@ -136,6 +142,11 @@ export async function run(context: BenchContext): Promise<string> {
   const project = join(dir, "clone");
   execFileSync("git", ["clone", "--quiet", REPO, project]);
   symlinkSync(join(REPO, "node_modules"), join(project, "node_modules"), "dir");
+  // What `npm install` runs last in a fresh clone: its postinstall script (the pages' npm packages bundled).
+  const installStart = performance.now();
+  execFileSync("npm", ["run", "postinstall", "--silent"], {cwd: project, stdio: "ignore"});
+  const postinstall = (performance.now() - installStart) / 1000;
+  context.log(`postinstall took ${postinstall.toFixed(1)} s`);
   const browser = await launchBrowser();
   try {
     const baseline = await baselineRound(browser, dir);
@@ -148,7 +159,7 @@ export async function run(context: BenchContext): Promise<string> {
     return [
       "## Dev server: `npm run dev` on a fresh clone",
       "",
-      `${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine()}. A clone of HEAD with node_modules linked to this install's (what \`npm install\` leaves); \`npm run dev\` from the clone (no store, no Framework cache), then started again. Each page opened once, one after another, in a fresh Chromium context: navigation → its first chart or table (\`data-first-view\`). Baseline: Framework's preview of a one-page site with no loader (serves after ${baseline.serves.toFixed(1)} s, opens in ${baseline.open.toFixed(2)} s). Load average at the start: ${fresh.load.toFixed(1)} (fresh), ${again.load.toFixed(1)} (again).`,
+      `${new Date().toISOString().slice(0, 10)}, commit ${commit}, ${machine()}. A clone of HEAD with node_modules linked to this install's (what \`npm install\` leaves); \`npm run dev\` from the clone (no store, no Framework cache), then started again. Each page opened once, one after another, in a fresh Chromium context: navigation → its first chart or table (\`data-first-view\`). Baseline: Framework's preview of a one-page site with no loader (serves after ${baseline.serves.toFixed(1)} s, opens in ${baseline.open.toFixed(2)} s). The clone's postinstall (the end of \`npm install\`: the pages' npm packages bundled) took ${postinstall.toFixed(1)} s before the first start. Load average at the start: ${fresh.load.toFixed(1)} (fresh), ${again.load.toFixed(1)} (again).`,
       "",
       `Serves after **${fresh.serves.toFixed(1)} s** on the fresh clone (${(fresh.serves / baseline.serves).toFixed(1)}× the baseline; the samples store imported first), **${again.serves.toFixed(1)} s** when started again. Slowest first open: ${slowest(fresh).toFixed(2)} s fresh, ${slowest(again).toFixed(2)} s again.`,
       "",

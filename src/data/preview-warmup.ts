@@ -3,8 +3,9 @@
 // 31: 8–29 s per page when each open ran its loaders and bundled its packages):
 // every data loader's output, from the live store, into the cache a build
 // fills (site-cache.ts, once per store version and code), and Framework's
-// bundle of each npm package the pages import (its cache's _node folder,
-// once per install).
+// bundle of each npm package the pages import (its cache's _node folder, once
+// per install: `npm install` makes them, scripts/bundle-page-packages.ts, and
+// this only makes what is missing).
 
 import {resolveNodeImport} from "@observablehq/framework/dist/node.js";
 import {runLoadersOnce} from "./site-cache.js";
@@ -55,6 +56,9 @@ export async function warmNodeImports(root: string, specs: readonly string[] = B
   return made;
 }
 
+/** Whether a loader output is a page's first view (a pack or summary the page draws before anything else). */
+const isFirstView = (output: string): boolean => /-first-view\.bin$|^data\/(compare|agreement)-summary\.json$|^data\/(viewer-list\.bin|explorer-manifest\.json|audits\.json)$/.test(output);
+
 /**
  * Started by the site config under `observable preview`, not awaited: the
  * loaders' outputs (in their own processes) and the package bundles (here),
@@ -63,14 +67,21 @@ export async function warmNodeImports(root: string, specs: readonly string[] = B
  */
 export function warmPreview(root: string, storePath: string, dynamicPaths: readonly string[]): Promise<void> {
   const start = performance.now();
-  const seconds = () => ((performance.now() - start) / 1000).toFixed(1);
-  const loaders = runLoadersOnce(root, storePath, dynamicPaths).then(
-    (ran) => process.stderr.write(`dev: ${ran.length ? `${ran.length} loader outputs made` : "every loader output was cached"} (${seconds()} s)\n`),
-    (e: unknown) => process.stderr.write(`dev: the loaders did not all run ahead (${e instanceof Error ? e.message : String(e)}); each page runs its own on open\n`),
+  const said = (message: string) => process.stderr.write(`dev: ${message} (${((performance.now() - start) / 1000).toFixed(1)} s)\n`);
+  const why = (e: unknown) => (e instanceof Error ? e.message : String(e));
+  // The packs each page draws its first view from come first: a page opened meanwhile needs those before anything else.
+  const makeOutputs = async () => {
+    const first = await runLoadersOnce(root, storePath, dynamicPaths, process.env, isFirstView);
+    const rest = await runLoadersOnce(root, storePath, dynamicPaths, process.env, (o) => !isFirstView(o));
+    return first.length + rest.length;
+  };
+  const loaders = makeOutputs().then(
+    (made) => said(made ? `${made} loader outputs made` : "every loader output was cached"),
+    (e: unknown) => said(`the loaders did not all run ahead (${why(e)}); each page runs its own on open`),
   );
   const bundles = warmNodeImports(root).then(
-    (made) => process.stderr.write(`dev: ${made ? `${made} npm packages bundled for the pages` : "the pages' npm packages were bundled already"} (${seconds()} s)\n`),
-    (e: unknown) => process.stderr.write(`dev: npm packages not bundled ahead (${e instanceof Error ? e.message : String(e)}); each page bundles its own on open\n`),
+    (made) => said(made ? `${made} npm packages bundled for the pages` : "the pages' npm packages were bundled already"),
+    (e: unknown) => said(`npm packages not bundled ahead (${why(e)}); each page bundles its own on open`),
   );
   return Promise.all([loaders, bundles]).then(() => undefined);
 }

@@ -393,9 +393,16 @@ export async function runLoaders(root: string, outputs: readonly string[], env: 
  * starting a process per loader. SOCIOMETER_SHARED_LOADERS=0 leaves them to
  * Framework. Resolves with the outputs it was asked for; a loader that failed
  * there is left for Framework, which runs it again and reports its error.
+ * `only` narrows the outputs (dev makes the first views first).
  */
-export async function runLoadersOnce(root: string, storePath: string, dynamicPaths: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  const outputs = loaderOutputs(root, dynamicPaths);
+export async function runLoadersOnce(
+  root: string,
+  storePath: string,
+  dynamicPaths: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  only: (output: string) => boolean = () => true,
+): Promise<string[]> {
+  const outputs = loaderOutputs(root, dynamicPaths).filter(only);
   // Dropped whoever runs them next: left in the cache, Framework would ship them as they are.
   const missing = dropStaleLoaderOutputs(join(root, ".observablehq", "cache"), loaderKeys(root, outputs, env));
   const named = missing.length > 8 ? `${missing.slice(0, 8).join(", ")}, …` : missing.join(", ");

@@ -63,9 +63,11 @@ export async function buildSite(storePath: string, workDir: string, env: Record<
   for (const file of ["observablehq.config.ts", "package.json", "tsconfig.json"]) cpSync(join(REPO, file), join(project, file));
   for (const dir of ["node_modules", "loaders"]) symlinkSync(join(REPO, dir), join(project, dir), "dir");
   // Framework bundles each npm package a page imports into its cache's _node folder, the same for every
-  // build of this install (14 s of a 29 s samples build): the first build of the run leaves its copy for the others.
+  // build of this install (14 s of a 29 s samples build): `npm install` made them in the project
+  // (scripts/bundle-page-packages.ts), else the first build of the run leaves its copy for the others.
   const nodeCache = join(project, "src", ".observablehq", "cache", "_node");
-  const warm = join(sharedDir(), "framework-node-cache");
+  const installed = join(REPO, "src", ".observablehq", "cache", "_node");
+  const warm = existsSync(installed) ? installed : join(sharedDir(), "framework-node-cache");
   if (existsSync(warm)) cpSync(warm, nodeCache, {recursive: true});
   const start = performance.now();
   const {stdout, stderr} = await runNpx(["observable", "build"], {cwd: project, env: {SOCIOMETER_DB: storePath, ...env}, timeoutMs});
