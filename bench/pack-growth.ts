@@ -11,32 +11,12 @@ import {spawnSync} from "node:child_process";
 import {copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync} from "node:fs";
 import {loadavg} from "node:os";
 import {join, resolve} from "node:path";
-import {importFiles} from "../loaders/import/session.js";
-import {importSamples} from "../loaders/samples.js";
-import {openStore} from "../loaders/store/db.js";
-import {REPLICATED, replicatedJsonl} from "../scripts/samples/replicate.js";
+import {makeReplicatedStore} from "../scripts/samples/replicate.js";
 import {REPO, type BenchContext} from "./helpers.js";
 
 /** The packs whose size is in question, and the benchmark each draws. */
 export const PACKS = ["lifelong-first-view.bin", "hsii-first-view.bin", "stss-first-view.bin", "informativebench-first-view.bin", "sotopia-first-view.bin", "overview-first-view.bin"];
 
-/** The samples plus `copies` more of the four benchmarks' sample logs. */
-export async function makeReplicatedStore(path: string, dir: string, copies: number): Promise<void> {
-  rmSync(path, {force: true});
-  const store = await openStore(path);
-  try {
-    await importSamples(store);
-    for (const entry of REPLICATED) {
-      if (copies === 0) continue;
-      const file = join(dir, `${entry.format}-${copies}.jsonl`);
-      writeFileSync(file, replicatedJsonl(entry, copies));
-      await importFiles(store, entry.format, [file], {});
-      rmSync(file, {force: true});
-    }
-  } finally {
-    store.close();
-  }
-}
 
 /** Runs one loader as Framework does (its own process, stdout to a file); bytes, seconds and the child's peak RSS. */
 export function runPackLoader(store: string, pack: string, out: string): {bytes: number; seconds: number; cpuSeconds: number; peakRssMb: number} {

@@ -2,13 +2,17 @@
 // InformativeBench under new episode identities, so a store can hold k times a
 // benchmark's sample episodes in the same groups (models, memory modes, chain
 // indices, tasks, datasets, questions): what a store looks like after many
-// imports of the same kind of run. Used to show (bench/pack-growth.ts) and to
-// test (test/data/first-view-growth.test.ts) whether a page's first view grows
+// imports of the same kind of run, and such a store itself (makeReplicatedStore).
+// Used to show (bench/pack-growth.ts) and to test (test/data/first-view-growth.test.ts,
+// through test/helpers/shared-stores.ts) whether a page's first view grows
 // with the episodes of its benchmark.
 
-import {readFileSync} from "node:fs";
+import {readFileSync, rmSync, writeFileSync} from "node:fs";
 import {dirname, join, resolve} from "node:path";
 import {fileURLToPath} from "node:url";
+import {importFiles} from "../../loaders/import/session.js";
+import {importSamples} from "../../loaders/samples.js";
+import {openStore} from "../../loaders/store/db.js";
 
 const SAMPLES = resolve(dirname(fileURLToPath(import.meta.url)), "../../data/samples");
 
@@ -45,4 +49,22 @@ export function replicatedJsonl(entry: (typeof REPLICATED)[number], copies: numb
     }
   }
   return out.length ? `${out.join("\n")}\n` : "";
+}
+
+/** The samples plus `copies` more of the four benchmarks' sample logs. */
+export async function makeReplicatedStore(path: string, dir: string, copies: number): Promise<void> {
+  rmSync(path, {force: true});
+  const store = await openStore(path);
+  try {
+    await importSamples(store);
+    for (const entry of REPLICATED) {
+      if (copies === 0) continue;
+      const file = join(dir, `${entry.format}-${copies}.jsonl`);
+      writeFileSync(file, replicatedJsonl(entry, copies));
+      await importFiles(store, entry.format, [file], {});
+      rmSync(file, {force: true});
+    }
+  } finally {
+    store.close();
+  }
 }

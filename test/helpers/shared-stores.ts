@@ -5,9 +5,9 @@
 
 import {copyFileSync, existsSync, readdirSync} from "node:fs";
 import {join} from "node:path";
-import {makeReplicatedStore} from "../../bench/pack-growth.js";
 import {importFiles} from "../../loaders/import/session.js";
 import {openStore} from "../../loaders/store/db.js";
+import {makeReplicatedStore} from "../../scripts/samples/replicate.js";
 import {fixture} from "./fixtures.js";
 import {oncePerRun} from "./shared-dir.js";
 
@@ -16,7 +16,7 @@ export const sharedSamplesStore = (): Promise<string> => sharedReplicatedStore(0
 
 /**
  * The samples plus `copies` more of the LIFELONG-SOTOPIA, HSII, STSS and
- * InformativeBench sample logs (bench/pack-growth.ts); 0 is the samples alone.
+ * InformativeBench sample logs (scripts/samples/replicate.ts); 0 is the samples alone.
  */
 export function sharedReplicatedStore(copies: number): Promise<string> {
   return oncePerRun(copies === 0 ? "store-samples" : `store-samples-x${copies + 1}`, async (dir) => {
