@@ -1,10 +1,11 @@
-import {describe, expect, it} from "vitest";
-import {readdirSync, readFileSync} from "node:fs";
-import {basename, join} from "node:path";
+import {afterAll, beforeAll, describe, expect, it} from "vitest";
+import {mkdtempSync, readdirSync, readFileSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {basename, dirname, join} from "node:path";
 import {parseCsv} from "../../loaders/import/csv.js";
 import {ImportError} from "../../loaders/import/errors.js";
-import {importFiles} from "../../loaders/import/session.js";
-import {rows, type Store} from "../../loaders/store/db.js";
+import {importFiles, type ImportSummary} from "../../loaders/import/session.js";
+import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {describeWithFixtures, fixture} from "../helpers/fixtures.js";
 import {dumpRecord, jsonl} from "../helpers/episodes.js";
 import {count, expectImportFailure, tempStore, writeFile} from "../helpers/store.js";
@@ -173,12 +174,24 @@ const HUMAN_EVAL = fixture("sotopia-lab__sotopia-pi/human_eval");
 const OTREE = join(HUMAN_EVAL, "otree_project/sotopia_official_study");
 
 describeWithFixtures("sotopia-ratings on the real SOTOPIA annotation files (wide layout)", () => {
-  it("imports 154 annotated episodes with 2–3 annotation rows each, joined to their episode logs", async () => {
-    const store = await tempStore();
+  // One import serves the tests below (4–6 s each on a busy machine): the logs, then the six CSVs.
+  let store: Store;
+  let summary: ImportSummary;
+  let customModelEpisodes: number;
+  beforeAll(async () => {
+    store = await openStore(join(mkdtempSync(join(tmpdir(), "sociometer-annotation-study-")), "study.duckdb"));
     const logs = readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f)));
     const csvs = readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f));
     await importFiles(store, "sotopia", logs);
-    const summary = await importFiles(store, "sotopia-ratings", csvs);
+    customModelEpisodes = await count(store, "SELECT count(DISTINCT episode_id) FROM participants WHERE model = 'custom_model'");
+    summary = await importFiles(store, "sotopia-ratings", csvs);
+  }, 120_000);
+  afterAll(() => {
+    store?.close();
+    if (store) rmSync(dirname(store.path), {recursive: true, force: true});
+  });
+
+  it("imports 154 annotated episodes with 2–3 annotation rows each, joined to their episode logs", async () => {
 
     // 309 rows in the six files; two rows repeat an earlier row exactly (same response ID, same scores) and count once.
     expect(summary.files.flatMap((f) => f.duplicateLines)).toHaveLength(2);
@@ -211,12 +224,8 @@ describeWithFixtures("sotopia-ratings on the real SOTOPIA annotation files (wide
   });
 
   it("tells the four fine-tuned models the logs call custom_model apart by the CSVs' model column, 28 episodes each", async () => {
-    const store = await tempStore();
-    const logs = readdirSync(OTREE).flatMap((d) => readdirSync(join(OTREE, d)).map((f) => join(OTREE, d, f)));
-    const csvs = readdirSync(HUMAN_EVAL).filter((f) => f.endsWith(".csv")).map((f) => join(HUMAN_EVAL, f));
-    await importFiles(store, "sotopia", logs);
-    expect(await count(store, "SELECT count(DISTINCT episode_id) FROM participants WHERE model = 'custom_model'")).toBe(112);
-    const summary = await importFiles(store, "sotopia-ratings", csvs);
+    // Before the CSVs: the logs name all four custom_model.
+    expect(customModelEpisodes).toBe(112);
 
     const named = Object.fromEntries(summary.files.map((f) => [basename(f.path), f.modelNames]));
     expect(named).toEqual({
