@@ -48,7 +48,8 @@ async function previewFacts() {
  * An unchanged store with every loader output cached runs no loader: the
  * build reads the live store for the config's few facts and copies nothing
  * (at a million episodes the copy alone is a gigabyte). Otherwise it fills the
- * cache from a snapshot, in one process instead of one per loader.
+ * cache from a snapshot, in the build's loader processes (two by default:
+ * SOCIOMETER_LOADER_PROCESSES) instead of one process per loader.
  */
 async function buildFacts() {
   const reused = await reuseCachedBuild(root, cacheDir, defaultStorePath(), () => siteFacts(defaultStorePath()));
