@@ -7,10 +7,10 @@
 
 import {execFile} from "node:child_process";
 import {join} from "node:path";
-import {Writable} from "node:stream";
 import {promisify} from "node:util";
 import {runCommand} from "../../loaders/cli/main.js";
 import {REPO} from "./fixtures.js";
+import {CapturedOutput, oneAtATime} from "./in-process.js";
 
 const run = promisify(execFile);
 
@@ -20,28 +20,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A stream that keeps what is written to it, as a pipe's reader would see it. */
-class Collector extends Writable {
-  text = "";
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
-    this.text += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    done();
-  }
-}
-
-/** In-process commands run one at a time: each owns process.stdout and process.stderr while it runs. */
-let queue: Promise<unknown> = Promise.resolve();
-
 /** Runs `sociometer …args` in this process, as the program would from the repository, and returns what it printed and its exit code. */
 export function cli(args: string[]): Promise<CliResult> {
-  const next = queue.then(() => captured(args));
-  queue = next.catch(() => undefined);
-  return next;
+  return oneAtATime(() => captured(args));
 }
 
 async function captured(args: string[]): Promise<CliResult> {
-  const out = new Collector();
-  const err = new Collector();
+  const out = new CapturedOutput();
+  const err = new CapturedOutput();
   const saved = {stdout: Object.getOwnPropertyDescriptor(process, "stdout")!, stderr: Object.getOwnPropertyDescriptor(process, "stderr")!};
   const savedColor = process.env.NO_COLOR;
   Object.defineProperty(process, "stdout", {value: out, configurable: true, writable: true});
@@ -49,7 +35,7 @@ async function captured(args: string[]): Promise<CliResult> {
   process.env.NO_COLOR = "1";
   try {
     const code = await runCommand(args);
-    return {code, stdout: out.text, stderr: err.text};
+    return {code, stdout: out.text(), stderr: err.text()};
   } finally {
     Object.defineProperty(process, "stdout", saved.stdout);
     Object.defineProperty(process, "stderr", saved.stderr);

@@ -9,9 +9,9 @@
 
 import {spawn} from "node:child_process";
 import {resolve as resolvePath} from "node:path";
-import {Writable} from "node:stream";
 import {pathToFileURL} from "node:url";
 import {REPO} from "./fixtures.js";
+import {CapturedOutput, oneAtATime} from "./in-process.js";
 
 export interface LoaderOptions {
   /** The store the loader reads (SOCIOMETER_DB). */
@@ -40,29 +40,17 @@ export function runLoaderAlone(loader: string, options: LoaderOptions = {}): Pro
   });
 }
 
-/** Keeps the bytes written to it. */
-class Sink extends Writable {
-  readonly chunks: Buffer[] = [];
-  override _write(chunk: Buffer | string, encoding: BufferEncoding, done: () => void): void {
-    this.chunks.push(typeof chunk === "string" ? Buffer.from(chunk, encoding) : chunk);
-    done();
-  }
-}
-
-/** In-process loaders run one at a time: each owns stdout, argv and the environment while it runs. */
-let queue: Promise<unknown> = Promise.resolve();
+/** How many loaders this process has imported: each import needs an address of its own. */
 let runs = 0;
 
 /** Runs `loader` (a path from the repository's root) in this process and returns what it wrote to stdout. */
 export function runLoaderInProcess(loader: string, options: LoaderOptions = {}): Promise<Buffer> {
-  const next = queue.then(() => inProcess(loader, options));
-  queue = next.catch(() => undefined);
-  return next;
+  return oneAtATime(() => inProcess(loader, options));
 }
 
 async function inProcess(loader: string, options: LoaderOptions): Promise<Buffer> {
   const file = resolvePath(REPO, loader);
-  const sink = new Sink();
+  const sink = new CapturedOutput();
   const saved = {stdout: Object.getOwnPropertyDescriptor(process, "stdout")!, argv: process.argv, env: process.env};
   process.env = {...(options.env ?? process.env), ...(options.store === undefined ? {} : {SOCIOMETER_DB: options.store})};
   process.argv = [saved.argv[0]!, file, ...(options.args ?? [])];
@@ -72,7 +60,7 @@ async function inProcess(loader: string, options: LoaderOptions): Promise<Buffer
     await import(`${pathToFileURL(file).href}?run=${++runs}`);
     sink.end();
     await new Promise<void>((done, fail) => sink.on("finish", done).on("error", fail));
-    return Buffer.concat(sink.chunks);
+    return sink.bytes();
   } catch (e) {
     throw new Error(`${loader} failed: ${e instanceof Error ? e.message : String(e)}`, {cause: e});
   } finally {
