@@ -5,13 +5,13 @@
 // minutes on a busy 2-core machine; the files that used to build the samples
 // site each for itself now share one.
 
-import {readdirSync} from "node:fs";
+import {copyFileSync, readdirSync} from "node:fs";
 import {join} from "node:path";
 import {importFiles} from "../../loaders/import/session.js";
 import {openStore} from "../../loaders/store/db.js";
 import {fixture} from "../helpers/fixtures.js";
 import {oncePerRun} from "../helpers/shared-dir.js";
-import {copySamplesStore} from "../helpers/shared-stores.js";
+import {copySamplesStore, sharedSotopiaPiStore} from "../helpers/shared-stores.js";
 import {buildSite} from "./helpers.js";
 
 /** A store filled once, and the site built from it. */
@@ -29,17 +29,15 @@ const fillSamples = (path: string): Promise<void> => copySamplesStore(path);
 
 /**
  * The real fixtures as a researcher would import them: the Sotopia-π human
- * evaluation (its episode logs and annotation CSVs), sotopia-rl's example
- * episodes, sonzai's LIFELONG-SOTOPIA results and STSS's task files.
+ * evaluation (a copy of the run's store of its episode logs and annotation
+ * CSVs), then sotopia-rl's example episodes, sonzai's LIFELONG-SOTOPIA results
+ * and STSS's task files.
  */
 async function fillFixtures(path: string): Promise<void> {
+  copyFileSync(await sharedSotopiaPiStore(), path);
   const store = await openStore(path);
   try {
-    const humanEval = fixture("sotopia-lab__sotopia-pi", "human_eval");
-    const otree = join(humanEval, "otree_project", "sotopia_official_study");
-    const episodeFiles = readdirSync(otree).flatMap((d) => readdirSync(join(otree, d)).map((f) => join(otree, d, f)));
-    await importFiles(store, "sotopia", [fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl"), ...episodeFiles]);
-    await importFiles(store, "sotopia-ratings", readdirSync(humanEval).filter((f) => f.endsWith(".csv")).map((f) => join(humanEval, f)));
+    await importFiles(store, "sotopia", [fixture("sotopia-lab__sotopia-rl", "example_episodes.jsonl")]);
     const sonzai = fixture("sonz-ai__sonzai-python", "benchmarks", "lifelong_sotopia", "results");
     await importFiles(store, "sonzai-lifelong", readdirSync(sonzai).map((f) => join(sonzai, f)));
     const tasks = fixture("wcx21__Social-Tasks-in-Sandbox-Simulation", "environment", "data", "task_0905");
