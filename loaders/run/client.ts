@@ -272,8 +272,7 @@ export function createChat(options: ClientOptions = {}): ChatClient {
     },
   };
 
-  const chat: Chat = async (request) => {
-    const hash = requestHash(request, endpoint);
+  const answer = async (request: ChatRequest, hash: string): Promise<ChatResponse> => {
     if (options.store) {
       const hit = await cachedCall(options.store, hash);
       if (hit) {
@@ -282,12 +281,18 @@ export function createChat(options: ClientOptions = {}): ChatClient {
         return {...hit, text: redactAnswer(hit.text, secrets), cached: true};
       }
     }
-    // The same request asked twice at once is sent once.
+    return limiter.run(() => ask(request, hash));
+  };
+
+  const chat: Chat = (request) => {
+    const hash = requestHash(request, endpoint);
+    // The same request asked again before its answer is in the cache is sent once. The slot is taken before the
+    // cache is read: a lookup that read the cache just before the answer was committed, and resumed just after
+    // the slot was freed, would otherwise send the request a second time.
     const pending = inFlight.get(hash);
     if (pending) return pending;
-    const promise = limiter.run(() => ask(request, hash));
+    const promise = answer(request, hash);
     inFlight.set(hash, promise);
-    // Forgotten once the answer is in the cache (or the request failed): until then the same request waits for this one.
     promise.then((r) => r.saved, () => undefined).catch(() => undefined).finally(() => inFlight.delete(hash));
     return promise;
   };
