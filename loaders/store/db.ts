@@ -4,6 +4,8 @@ import {DuckDBInstance, type DuckDBConnection, type DuckDBValue} from "@duckdb/n
 import {lstatSync, readlinkSync, realpathSync, statSync, type Stats} from "node:fs";
 import {basename, dirname, join, resolve} from "node:path";
 import {ALL_DIMENSIONS} from "../../src/lib/dimensions.js";
+import {describeJournal, endImportJournal, readImportJournal} from "./import-journal.js";
+import {describeLeftovers, removeLeftovers, type Leftover} from "./integrity.js";
 import {assertKnownMigrations, assertSchemaMatches, committedHashes, migrationFiles, pendingError, pendingMigrations, readSchemaState} from "./schema.js";
 
 export {StoreVersionError} from "./schema.js";
@@ -18,6 +20,8 @@ export interface Store {
   conn: DuckDBConnection;
   /** The migration files this open applied (none for a current or read-only store). */
   migrated: string[];
+  /** What this open removed of an import that was killed before it finished (import-journal.ts); empty mostly. */
+  repaired: Leftover[];
   /**
    * A second connection, opened on first use, for reads that must not queue
    * behind `conn`'s transactions (the request cache's look-ups while answers
@@ -114,8 +118,19 @@ function claimStoreFile(path: string, readOnly: boolean): {release(): void; open
   };
 }
 
-/** Opens the store at `path`: read-write creates and migrates it; read-only refuses a store that needs migrating. */
-export async function openStore(path: string, {readOnly = false} = {}): Promise<Store> {
+export interface OpenOptions {
+  readOnly?: boolean;
+  /** Told what was removed of an interrupted import; default: written to stderr. */
+  onRepair?: (message: string) => void;
+}
+
+/**
+ * Opens the store at `path`: read-write creates and migrates it; read-only
+ * refuses a store that needs migrating. An import killed before it finished
+ * left its journal: read-write removes the rows it left (integrity.ts) and
+ * says so; read-only refuses the store until that is done.
+ */
+export async function openStore(path: string, {readOnly = false, onRepair}: OpenOptions = {}): Promise<Store> {
   const {release, opened: claimOpened} = claimStoreFile(path, readOnly);
   let instance: DuckDBInstance | undefined;
   let conn: DuckDBConnection;
@@ -148,14 +163,28 @@ export async function openStore(path: string, {readOnly = false} = {}): Promise<
     }
   };
   let migrated: string[] = [];
+  let repaired: Leftover[] = [];
   try {
     if (readOnly) await assertCurrentSchema(conn, path);
     else migrated = await migrate(conn, path);
+    // DuckDB's lock kept everyone else out while the import ran: a journal found now is one whose process died.
+    const journal = readImportJournal(path);
+    if (journal && readOnly) {
+      throw new Error(`${basename(path)}: ${describeJournal(journal)} did not finish, and what it left has not been checked: ` +
+        `run \`sociometer repair --db ${path}\` (or any command that writes to the store), then again`);
+    }
+    if (journal) {
+      repaired = await removeLeftovers(conn);
+      endImportJournal(path);
+      (onRepair ?? ((m: string) => process.stderr.write(`${m}\n`)))(
+        `store: ${basename(path)}: ${describeJournal(journal)} did not finish; ` +
+          (repaired.length ? `removed what it left (${describeLeftovers(repaired)}). Import its files again.` : "it left nothing behind."));
+    }
   } catch (e) {
     close();
     throw e;
   }
-  return {path, conn, migrated, close, reader: () => (reader ??= opened.connect().then((c) => (readerConn = c)))};
+  return {path, conn, migrated, repaired, close, reader: () => (reader ??= opened.connect().then((c) => (readerConn = c)))};
 }
 
 /** Refuses (StoreVersionError) a store whose schema is not exactly this version's, without writing. */
