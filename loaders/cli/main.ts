@@ -10,6 +10,7 @@ import {importFiles, type ImportSummary} from "../import/session.js";
 import {stderrProgress} from "../progress.js";
 import {importSamples} from "../samples.js";
 import {defaultStorePath, rows, type Store} from "../store/db.js";
+import {describeLeftovers, findLeftovers} from "../store/integrity.js";
 import {withCommandStore} from "./command-store.js";
 import {BENCHMARK_COUNTS_SQL, MODEL_COUNTS_SQL, SOURCE_GROUPS_SQL} from "../queries/store-contents.js";
 import {exportQuery, formatOfPath} from "../store/export.js";
@@ -78,6 +79,7 @@ ${REPORTS.map((r) => `        ${r.name.padEnd(16)} ${r.description}`).join("\n")
   sociometer verify-schedule <file.jsonl> [--format table|csv|json]
       The gold answer of each InformativeBench schedule question, computed from the schedules; exit 1 when a stated gold disagrees
   sociometer migrate                  Upgrade the store to this version's schema (pending migrations, one transaction)
+  sociometer repair                   Remove what an import killed while it committed left (status says when)
   sociometer export <table> --out FILE.parquet|FILE.csv
       Tables: ${EXPORTABLE.join(", ")}
   sociometer export --dataset DIR
@@ -126,7 +128,15 @@ async function status(store: Store, everySource: boolean): Promise<ResultTable[]
     : {title: "Sources", notes: ["one line per folder and format; --sources lists every file"],
       columns: ["folder", "format", "files", "rows", "rejected", "last_imported"],
       rows: await q(SOURCE_GROUPS_SQL)};
+  // What a killed import left would be counted below as if it were data: said first, with what to do.
+  const leftovers = await findLeftovers(store.conn, {thorough: false});
+  const problems: ResultTable[] = leftovers.length
+    ? [{title: "Problems", notes: ["rows no finished import accounts for (an import killed while it committed?): run sociometer repair, then import those files again"],
+      columns: ["table", "rows", "why"], rows: leftovers.map((l) => ({...l}))}]
+    : [];
+  if (leftovers.length) process.stderr.write(`sociometer: the store holds ${describeLeftovers(leftovers)}: run sociometer repair\n`);
   return [
+    ...problems,
     sources,
     // Evaluated episodes apart from definitions and inputs; dataset seats are not models (loaders/queries/store-contents.ts).
     {title: "Episodes", notes: ["definitions_inputs: records no model or person played (STSS task definitions, InformativeBench schedules), not counted as episodes"],
@@ -147,6 +157,7 @@ export async function main(argv: string[]): Promise<number> {
   if (argv[0] === "verify-schedule") return (await import("./verify-schedule.js")).verifyScheduleCommand(argv.slice(1));
   if (argv[0] === "compare") return (await import("./compare.js")).compareCommand(argv.slice(1));
   if (argv[0] === "migrate") return (await import("./migrate.js")).migrateCommand(argv.slice(1));
+  if (argv[0] === "repair") return (await import("./repair.js")).repairCommand(argv.slice(1));
   const {values, positionals} = parseCommandLine({
     args: argv,
     allowPositionals: true,
@@ -334,7 +345,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     default: {
-      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "compare", "help"]));
+      const meant = closest(command, Object.keys(USAGE).concat(["judge", "run", "verify-schedule", "migrate", "repair", "compare", "help"]));
       throw new Error(`unknown command ${JSON.stringify(command)}${meant ? `; did you mean ${meant}?` : ""}; see sociometer --help`);
     }
   }
