@@ -25,6 +25,7 @@ export interface BenchModule {
 const BENCHES: Readonly<Record<string, () => Promise<BenchModule>>> = {
   import: () => import("./import.js"),
   "import-incremental": () => import("./import-incremental.js"),
+  "import-kill": () => import("./import-kill.js"),
   judge: () => import("./judge.js"),
   explorer: () => import("./explorer.js"),
   viewer: () => import("./viewer.js"),
