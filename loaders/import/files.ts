@@ -90,18 +90,69 @@ export function* readLines(from: SourceFile | string): Generator<Line> {
 
 const stripCr = (b: Buffer): Buffer => (b.length && b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b);
 
-/** A whole (small) file as strict UTF-8 text. */
-export function decodeWhole(bytes: Uint8Array): string | RecordProblem {
-  return decode(bytes);
+/**
+ * A whole file that is not UTF-8: the line (1-based, counting the line feeds
+ * before it) and the byte offset (0-based, from the file's first byte, a
+ * byte-order mark included) where its first ill-formed sequence starts.
+ */
+export class NotUtf8 extends RecordProblem {
+  constructor(readonly line: number, readonly offset: number, byte: number) {
+    super(null, `not valid UTF-8: byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")} at byte offset ${offset} of the file (counting from 0) begins no valid character (is the file in another encoding?)`);
+  }
+}
+
+/**
+ * Where the first ill-formed sequence of `b` starts (Unicode's table 3-7 of
+ * well-formed byte sequences), or -1. Only run once isUtf8 has said no, so a
+ * valid file never pays for this byte-at-a-time walk.
+ */
+function firstIllFormed(b: Uint8Array): number {
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let trail: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) trail = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      trail = 2;
+      if (c === 0xe0) lo = 0xa0; // overlong below U+0800
+      else if (c === 0xed) hi = 0x9f; // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      trail = 3;
+      if (c === 0xf0) lo = 0x90; // overlong below U+10000
+      else if (c === 0xf4) hi = 0x8f; // past U+10FFFF
+    } else return i;
+    for (let k = 1; k <= trail; k++) {
+      const d = b[i + k];
+      if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += trail + 1;
+  }
+  return -1;
+}
+
+/** A whole (small) file as strict UTF-8 text, or where it stops being UTF-8. */
+export function decodeWhole(bytes: Uint8Array): string | NotUtf8 {
+  const text = decode(bytes);
+  if (!(text instanceof RecordProblem)) return text;
+  const offset = firstIllFormed(bytes);
+  let line = 1;
+  for (let nl = bytes.indexOf(10); nl !== -1 && nl < offset; nl = bytes.indexOf(10, nl + 1)) line++;
+  return new NotUtf8(line, offset, bytes[offset]!);
 }
 
 /**
  * A whole (small) JSON file: its text and document, or, when it is not UTF-8
- * or not JSON, the reject (at line 1) that the import reports for it.
+ * or not JSON, the reject that the import reports for it (at the line of the
+ * first bad byte, or at line 1 for JSON that does not parse).
  */
 export function readJsonDocument(source: SourceFile): {text: string; doc: Json} | Extract<ReadItem, {kind: "reject"}> {
   const text = decodeWhole(source.readAll());
-  if (text instanceof RecordProblem) return {kind: "reject", line: 1, field: null, problem: text.problem, raw: ""};
+  if (text instanceof NotUtf8) return {kind: "reject", line: text.line, field: null, problem: text.problem, raw: ""};
   try {
     return {text, doc: parseJson(text)};
   } catch (e) {

@@ -6,8 +6,8 @@
 import {closest} from "../did-you-mean.js";
 import {scoreProblem, sotopiaDimension, SOTOPIA_DIMENSIONS, type Dimension} from "../../src/lib/dimensions.js";
 import {parseCsv, UnclosedQuote, type CsvRow} from "./csv.js";
-import {RecordProblem} from "./errors.js";
-import {decodeWhole} from "./files.js";
+import {ImportError, RecordProblem} from "./errors.js";
+import {decodeWhole, NotUtf8} from "./files.js";
 import {fillSeriesStem, namesConflict, PLACEHOLDER_MODELS, type ModelCell, type SeatModel} from "./model-names.js";
 import type {RaterKind, RatingRecord, ReadItem} from "./records.js";
 import type {ImportFormat, ReadContext} from "./format.js";
@@ -153,8 +153,8 @@ function seatModel(ctx: ReadContext, episode_id: string, model: string): SeatMod
 
 async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<ReadItem> {
   const text = decodeWhole(ctx.source.readAll());
-  if (text instanceof RecordProblem) {
-    yield {kind: "reject", line: 1, field: null, problem: `${text.problem}`, raw: ""};
+  if (text instanceof NotUtf8) {
+    yield {kind: "reject", line: text.line, field: null, problem: text.problem, raw: ""};
     return;
   }
   let rows: Generator<CsvRow>;
@@ -168,7 +168,18 @@ async function* readRatings(path: string, ctx: ReadContext): AsyncGenerator<Read
     return;
   }
   if (!header) throw new RecordProblem(null, "the file is empty (expected a header row)");
-  const col = new Map(header.fields.map((name, i) => [name.trim(), i]));
+  // Columns are found by their trimmed name, so a second column of one name would silently hide the first.
+  const col = new Map<string, number>();
+  for (const [i, raw] of header.fields.entries()) {
+    const name = raw.trim();
+    const earlier = col.get(name);
+    if (earlier !== undefined) {
+      const what = name ? `are both named ${JSON.stringify(name)}` : "both have no name";
+      throw new ImportError(path, header.line, name || "header",
+        `column ${earlier + 1} and column ${i + 1} ${what} (header names are compared after trimming spaces around them; case counts): rename or remove one of them`);
+    }
+    col.set(name, i);
+  }
   const wide = col.has("pk") && col.has("prolific_id");
   const columns = wide ? wideColumns(header.fields) : {seats: [], dimensions: []};
   if (wide && !columns.dimensions.length) throw new RecordProblem("header", "wide layout without any <dimension>_<seat> column");

@@ -29,13 +29,12 @@ function meantAsScoreColumn(name: string): string | null {
 
 const listed = (items: readonly string[]) => (items.length < 3 ? items.join(" and ") : `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`);
 
-/** Seats and dimensions of a wide header; a RecordProblem on `header` for a column that is misnamed, or missing for one seat. */
+/** Seats and dimensions of a wide header (its trimmed names distinct: the reader refuses a repeated one first); a RecordProblem on `header` for a column that is misnamed, or missing for one seat. */
 export function wideColumns(names: readonly string[]): WideColumns {
   const scored = new Set<string>();
   const reasoned: {name: string; score: string}[] = [];
   const seatSet = new Set<number>();
   const misnamed: string[] = [];
-  const firstAt = new Map<string, number>();
   for (const [i, raw] of names.entries()) {
     const name = raw.trim();
     const m = SEAT_COLUMN.exec(name);
@@ -45,10 +44,6 @@ export function wideColumns(names: readonly string[]): WideColumns {
       continue;
     }
     const [, dimension, reasoning, seat] = m;
-    // The reader finds a column by its name, so a second column of that name would hide the first one's scores.
-    const earlier = firstAt.get(name);
-    if (earlier !== undefined) throw new RecordProblem("header", `columns ${earlier + 1} and ${i + 1} are both named ${JSON.stringify(name)}`);
-    firstAt.set(name, i);
     if (Number(seat) < 1) throw new RecordProblem("header", `column ${i + 1}, ${JSON.stringify(name)}, names seat ${seat}; seats count from 1`);
     if (!sotopiaDimension(dimension!)) {
       const meant = closest(dimension!, DIMENSION_KEYS);

@@ -331,7 +331,9 @@ describeWithFixtures("sotopia-ratings refuses a wide file whose header would lea
       'column "goal_reasoning_1" holds rationales for a score column goal_1 the file does not have');
     // Two columns of one name (the reader would see the second only), and a seat 0.
     const twice = editedCopy(store.dir, "gpt3.5_final.csv", renamed("goal_2", "goal_1"));
-    expect((await expectImportFailure(store, "sotopia-ratings", [twice])).problem).toBe('columns 18 and 32 are both named "goal_1"');
+    const dup = await expectImportFailure(store, "sotopia-ratings", [twice]);
+    expect([dup.line, dup.field, dup.problem]).toEqual([1, "goal_1",
+      'column 18 and column 32 are both named "goal_1" (header names are compared after trimming spaces around them; case counts): rename or remove one of them']);
     const zero = editedCopy(store.dir, "gpt3.5_final.csv", (cs) => [...cs, {name: "goal_0", cells: cs[0]!.cells.map(() => "5")}]);
     expect((await expectImportFailure(store, "sotopia-ratings", [zero])).problem).toBe('column 34, "goal_0", names seat 0; seats count from 1');
     expect(await count(store, "SELECT count(*) FROM ratings")).toBe(0);
