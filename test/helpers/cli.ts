@@ -44,20 +44,20 @@ async function captured(args: string[]): Promise<CliResult> {
   }
 }
 
-/** A child's result: `code` is null when a signal (`signal`) ended it. */
+/** A child's result: `code` is null when a signal ended it, and only then is `signal` there (so it equals an in-process CliResult otherwise). */
 export interface ProcessResult extends Omit<CliResult, "code"> {
   code: number | null;
-  signal: NodeJS.Signals | null;
+  signal?: NodeJS.Signals;
 }
 
 /** Runs `sociometer …args` as a child process in the repository and returns what it printed and its exit code. */
 export async function cliProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
   try {
     const {stdout, stderr} = await run(process.execPath, [join(REPO, "bin/sociometer.js"), ...args], {cwd: REPO, env: {...process.env, NO_COLOR: "1", ...env}});
-    return {code: 0, signal: null, stdout, stderr};
+    return {code: 0, stdout, stderr};
   } catch (e) {
     const x = e as {code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string};
-    return {code: x.code, signal: x.signal, stdout: x.stdout, stderr: x.stderr};
+    return {code: x.code, ...(x.signal ? {signal: x.signal} : {}), stdout: x.stdout, stderr: x.stderr};
   }
 }
 
