@@ -93,6 +93,14 @@ Options for every command:
 
 const withStore = <T>(dbPath: string, readOnly: boolean, fn: (s: Store) => Promise<T>): Promise<T> => withCommandStore(dbPath, {readOnly}, fn);
 
+/** "232 episodes", "30 definitions and inputs (nobody played them)", or both: counted as status and the overview count them. */
+function units(c: {episodes: number; definitions: number}): string {
+  const played = c.episodes - c.definitions;
+  const definitions = `${c.definitions} definitions and inputs (nobody played them)`;
+  if (!c.definitions) return `${c.episodes} episodes`;
+  return played ? `${played} episodes, ${definitions}` : definitions;
+}
+
 function describeImport(s: ImportSummary): string {
   const lines = s.files.map((f) => {
     const name = basename(f.path);
@@ -109,9 +117,9 @@ function describeImport(s: ImportSummary): string {
     warning: ${w}`).join("");
     const named = f.modelNames.map((m) => `
     ${m.placeholder} named by this file's model column: ${m.model} (${m.episodes} episode${m.episodes === 1 ? "" : "s"})`).join("");
-    return `  ${name}: ${f.status}, ${f.episodes} episodes, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${named}${notes}${warnings}`;
+    return `  ${name}: ${f.status}, ${units(f)}, ${f.ratings} scores${extra ? `, ${extra}` : ""}${dups}${named}${notes}${warnings}`;
   });
-  lines.push(`${s.format}: ${s.episodes} episodes and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
+  lines.push(`${s.format}: ${units(s)} and ${s.ratings} scores imported in ${s.seconds.toFixed(1)} s`);
   if (s.judgeFailed) lines.push(`${s.judgeFailed} episode(s) had a failed judge: their transcripts were imported without scores`);
   if (s.rejectsPath) lines.push(`${s.rejected} record(s) rejected; see ${s.rejectsPath}`);
   if (s.warnings) lines.push(`${s.warnings} warning(s), above`);

@@ -20,6 +20,7 @@ import {getFormat} from "./registry.js";
 import {suggestFormat} from "./sniff.js";
 import {fileState, SourceFile, type FileState} from "./source-file.js";
 import {checkedAgainstStore, StoredEpisodes} from "./stored-episodes.js";
+import {DATASET_MODEL} from "../queries/store-contents.js";
 import {StoreWriter} from "./writer.js";
 
 export interface ImportOptions {
@@ -40,6 +41,8 @@ export interface FileSummary {
   /** For unchanged files: when their content was imported (UTC, to the second); their notes are that import's. */
   importedAt?: string;
   episodes: number;
+  /** Of `episodes`, the benchmark's definitions and inputs (nobody played them: STSS tasks, InformativeBench schedules), which the store counts apart. */
+  definitions: number;
   ratings: number;
   rejected: number;
   /** Episodes whose judge failed (a bare number instead of scores): transcript imported, no scores. */
@@ -58,6 +61,7 @@ export interface ImportSummary {
   format: string;
   files: FileSummary[];
   episodes: number;
+  definitions: number;
   ratings: number;
   rejected: number;
   judgeFailed: number;
@@ -96,6 +100,9 @@ interface Added {
   path: string;
   line: number;
 }
+
+/** Whether a seat's model played the episode: the rule `status` and the overview count by (loaders/queries/store-contents.ts). */
+const played = (model: string): boolean => model !== DATASET_MODEL;
 
 /** A source's id names its path (content is tracked by sha256), so it is known before the file is read. */
 const sourceIdOf = (path: string): string => createHash("sha256").update(path).digest("hex").slice(0, 16);
@@ -153,7 +160,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       }
       // Same bytes read by an older reader are read again; a newer reader's rows (a newer sociometer's) are kept.
       if (previous && sha === previous.sha256 && previous.reader_version >= format.readerVersion) {
-        summaries.push({path, status: "unchanged", sourceId: previous.source_id, ...storedReading(previous), episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: []});
+        summaries.push({path, status: "unchanged", sourceId: previous.source_id, ...storedReading(previous), episodes: 0, definitions: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: []});
         continue;
       }
       if (previous) {
@@ -190,7 +197,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
         const reading = !previous && storedCopy ? storedReading(storedCopy) : {notes: []};
         summaries.push({
           path, status: previous ? "replaced" : "unchanged", sourceId: sourceIdOf(sameAs), sameAs, ...reading,
-          episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
+          episodes: 0, definitions: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
         });
         continue;
       }
@@ -225,7 +232,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
       const source = SourceFile.open(plan.path, plan.state);
       const ctx: ReadContext = {...context, source};
       const summary: FileSummary = {
-        path: plan.path, status: plan.status, sourceId, episodes: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
+        path: plan.path, status: plan.status, sourceId, episodes: 0, definitions: 0, ratings: 0, rejected: 0, judgeFailed: 0, duplicateLines: [], warnings: [], modelNames: [],
         notes: plan.reread ? [plan.reread] : [],
       };
       const seatModels = new Map<string, SeatModel & {line: number}>();
@@ -262,6 +269,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
               added.set(id, {names: batchNames(b, i), models, where: `${name}:${b.line[i]}`, path: plan.path, line: b.line[i]});
               chained ||= b.episodes.chain_id[i] !== null;
               summary.episodes++;
+              if (!models.some(played)) summary.definitions++;
               summary.ratings += b.ratings.start[i + 1] - b.ratings.start[i];
               if (b.episodes.judgeFailed[i]) summary.judgeFailed++;
               records++;
@@ -278,6 +286,7 @@ export async function importFiles(store: Store, formatName: string, paths: reado
             writer.episode(e, sourceId);
             chained ||= e.chain_id !== null;
             summary.episodes++;
+            if (!e.participants.some((p) => played(p.model))) summary.definitions++;
             summary.ratings += e.ratings.length;
             if (e.settings?.judge_failed) summary.judgeFailed++;
             records++;
@@ -381,9 +390,9 @@ export async function importFiles(store: Store, formatName: string, paths: reado
     rejectsPath = resolve(options.rejectsPath ?? `rejects-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`);
     writeFileSync(rejectsPath, rejects.map((r) => JSON.stringify(r)).join("\n") + "\n");
   }
-  const sum = (k: "episodes" | "ratings" | "rejected" | "judgeFailed") => summaries.reduce((s, f) => s + f[k], 0);
+  const sum = (k: "episodes" | "definitions" | "ratings" | "rejected" | "judgeFailed") => summaries.reduce((s, f) => s + f[k], 0);
   return {
-    format: format.name, files: summaries, episodes: sum("episodes"), ratings: sum("ratings"), rejected: sum("rejected"),
+    format: format.name, files: summaries, episodes: sum("episodes"), definitions: sum("definitions"), ratings: sum("ratings"), rejected: sum("rejected"),
     judgeFailed: sum("judgeFailed"), warnings: summaries.reduce((s, f) => s + f.warnings.length, 0), rejectsPath, seconds: (Date.now() - started) / 1000,
   };
 }

@@ -232,7 +232,7 @@ describe("sociometer report lifelong and belext", () => {
 });
 
 describe("sociometer status", () => {
-  it("counts STSS task definitions and InformativeBench schedules apart from episodes, and lists no `dataset` model", async () => {
+  it("counts STSS task definitions and InformativeBench schedules apart from episodes, in status and in the import summary, and lists no `dataset` model", async () => {
     const dir = tempDir();
     const db = join(dir, "s.duckdb");
     const samples = join(REPO, "data", "samples");
@@ -241,9 +241,18 @@ describe("sociometer status", () => {
     // Two HSII cases whose dialogue histories have two speakers each: stored as seats of model `dataset`.
     const history = [{speaker: "Ben", content: "Lunch?"}, {speaker: "Ada", content: "Sure, where?"}];
     const hsii = writeFile(dir, "hsii.jsonl", jsonl(["c1", "c2"].map((case_id) => ({case_id, model: "m-1", gold_target: "Ada", history, response: "Ada, how about noon?"}))));
+    const said: string[] = [];
     for (const args of [["stss-tasks", join(samples, "stss", "tasks.json")], ["informativebench-schedules", join(samples, "informativebench", "schedules.jsonl")], ["hsii", hsii]]) {
-      expect((await cli(["import", ...args, "--db", db, "--quiet"])).code, args[0]).toBe(0);
+      const run = await cli(["import", ...args, "--db", db, "--quiet"]);
+      expect(run.code, args[0]).toBe(0);
+      said.push(run.stdout.split("\n")[0]);
     }
+    // The import's summary counts them as status does.
+    expect(said).toEqual([
+      `  tasks.json: imported, ${tasks} definitions and inputs (nobody played them), 0 scores`,
+      `  schedules.jsonl: imported, ${schedules} definitions and inputs (nobody played them), 0 scores`,
+      "  hsii.jsonl: imported, 2 episodes, 0 scores",
+    ]);
     const status = JSON.parse((await cli(["status", "--db", db, "--format", "json"])).stdout);
     expect(status.episodes).toEqual([
       {benchmark: "hsii", episodes: 2, synthetic: 0, definitions_inputs: 0},
