@@ -8,9 +8,10 @@ import {mkdtempSync, rmSync} from "node:fs";
 import {tmpdir} from "node:os";
 import {join} from "node:path";
 import type {DuckDBConnection} from "@duckdb/node-api";
-import {HSII_COMPARE_SQL, hsiiCompareSql, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_STEPS, STSS_COMPARE_SQL, type StepwiseQuery} from "../queries/compare.js";
+import {HSII_COMPARE_SQL, hsiiCompareSql, LIFELONG_COMPARE_SQL, SOTOPIA_COMPARE_STEPS, STSS_COMPARE_SQL, stssCompareSql, type StepwiseQuery} from "../queries/compare.js";
 import type {CompareBenchmark} from "../../src/lib/compare.js";
 import type {WinPolicy} from "../../src/lib/hsii.js";
+import type {AppointmentPartners} from "../../src/lib/stss.js";
 
 /** Each SQL-scored benchmark's rows query (InformativeBench is scored in JS). */
 export const COMPARE_QUERIES: Readonly<Record<Exclude<CompareBenchmark, "informativebench">, StepwiseQuery>> = {
@@ -20,9 +21,16 @@ export const COMPARE_QUERIES: Readonly<Record<Exclude<CompareBenchmark, "informa
   stss: {steps: [], last: STSS_COMPARE_SQL},
 };
 
-/** A benchmark's rows query with HSII's wins under `winPolicy` (default mean): the other benchmarks have no such choice. */
-export const compareQuery = (benchmark: keyof typeof COMPARE_QUERIES, winPolicy: WinPolicy = "mean"): StepwiseQuery =>
-  benchmark === "hsii" && winPolicy !== "mean" ? {steps: [], last: hsiiCompareSql(winPolicy)} : COMPARE_QUERIES[benchmark];
+/**
+ * A benchmark's rows query with HSII's wins under `winPolicy` (default mean)
+ * and STSS's appointment conversations under `appointmentPartners` (default
+ * target): each choice belongs to its one benchmark and is ignored by the others.
+ */
+export function compareQuery(benchmark: keyof typeof COMPARE_QUERIES, winPolicy: WinPolicy = "mean", appointmentPartners: AppointmentPartners = "target"): StepwiseQuery {
+  if (benchmark === "hsii" && winPolicy !== "mean") return {steps: [], last: hsiiCompareSql(winPolicy)};
+  if (benchmark === "stss" && appointmentPartners !== "target") return {steps: [], last: stssCompareSql(appointmentPartners)};
+  return COMPARE_QUERIES[benchmark];
+}
 
 /**
  * Runs `fn` with the last query of `query`, its steps staged as temporary

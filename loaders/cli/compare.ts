@@ -20,9 +20,10 @@ import type {WinPolicy} from "../../src/lib/hsii.js";
 import {WIN_POLICIES, winPolicyNote} from "../../src/client/compare-summary.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
 import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
+import {APPOINTMENT_PARTNERS, type AppointmentPartners} from "../../src/lib/stss.js";
 
 export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
-  "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first] [--db FILE]";
+  "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first] [--appointment-partners target|all] [--db FILE]";
 
 /** What --help adds about --win-policy: the choice `report hsii --win-policy` offers, in the same words. */
 const WIN_POLICY_HELP = "  --win-policy mean|strict|first: hsii only, how a stage-3/4 win counts over the two orders, as report hsii --win-policy: " +
@@ -33,9 +34,16 @@ const WIN_POLICY_HELP = "  --win-policy mean|strict|first: hsii only, how a stag
  * `winPolicy`), its steps staged (compare-stage.ts); InformativeBench, scored
  * in JS, has none: null.
  */
-async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (sql: string | null) => Promise<T>, winPolicy: WinPolicy = "mean"): Promise<T> {
-  return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, compareQuery(benchmark, winPolicy), fn);
+async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (sql: string | null) => Promise<T>, winPolicy: WinPolicy = "mean",
+  appointmentPartners: AppointmentPartners = "target"): Promise<T> {
+  return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, compareQuery(benchmark, winPolicy, appointmentPartners), fn);
 }
+
+/** What an STSS comparison's header says of the appointment rule, in `report stss`'s words. */
+export const appointmentPartnersNote = (partners: AppointmentPartners): string =>
+  `appointment partners (--appointment-partners): ${partners}${partners === "target"
+    ? " (default; STSS §3.2 counts only conversations between the performer and the target person): appointment conversations with someone else are no items"
+    : ": every appointment conversation counts, with the target person or not"}`;
 
 /**
  * The metric values of one benchmark on side A or B (every value without
@@ -162,14 +170,20 @@ const namesRater = (words: readonly string[]): boolean => words.some((w) => w.st
  * mean); a policy given for another benchmark is refused.
  */
 export async function compareFromArgs(store: Store, benchmarkName: string | undefined, aWords: string[], bWords: string[], options: CompareOptions,
-  winPolicy?: WinPolicy): Promise<Comparison> {
+  winPolicy?: WinPolicy, appointmentPartners?: AppointmentPartners): Promise<Comparison> {
   const named = COMPARE_BENCHMARKS.find((b) => b === benchmarkName);
   if (benchmarkName !== undefined && !named) throw new Error(`compare: no benchmark "${benchmarkName}"; choose one of ${COMPARE_BENCHMARKS.join(", ")}`);
   if (winPolicy !== undefined && named !== undefined && named !== "hsii") throw new Error(`--win-policy applies to hsii only, not ${named}`);
+  if (appointmentPartners !== undefined && named !== undefined && named !== "stss") throw new Error(`--appointment-partners applies to stss only, not ${named}`);
   for (const benchmark of named ? [named] : COMPARE_BENCHMARKS) {
-    const comparison = await withRowsQuery(store, benchmark, (sql) => compareBenchmark(store, benchmark, sql, named !== undefined, aWords, bWords, options), winPolicy);
+    const comparison = await withRowsQuery(store, benchmark, (sql) => compareBenchmark(store, benchmark, sql, named !== undefined, aWords, bWords, options), winPolicy,
+      appointmentPartners);
     if (!comparison) continue;
     if (winPolicy !== undefined && benchmark !== "hsii") throw new Error(`--win-policy applies to hsii only, and the comparison is of ${benchmark}: name hsii (sociometer compare hsii …)`);
+    if (appointmentPartners !== undefined && benchmark !== "stss") {
+      throw new Error(`--appointment-partners applies to stss only, and the comparison is of ${benchmark}: name stss (sociometer compare stss …)`);
+    }
+    if (benchmark === "stss") comparison.notes.unshift(appointmentPartnersNote(appointmentPartners ?? "target"));
     return comparison;
   }
   throw new Error(named ? `compare: the store has no ${named} scores to compare` : "compare: the store has no scores of any benchmark; import some first (sociometer import-samples)");
@@ -264,6 +278,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
       unpaired: {type: "boolean"},
       changed: {type: "string"},
       "win-policy": {type: "string"},
+      "appointment-partners": {type: "string"},
       db: {type: "string"},
       quiet: {type: "boolean"},
       help: {type: "boolean", short: "h"},
@@ -280,6 +295,10 @@ export async function compareCommand(argv: string[]): Promise<number> {
   if (interval !== undefined && !INTERVAL_METHODS.includes(interval)) throw new Error(`--interval must be ${INTERVAL_METHODS.join(" or ")}, not ${interval}`);
   const winPolicy = values["win-policy"] as WinPolicy | undefined;
   if (winPolicy !== undefined && !WIN_POLICIES.includes(winPolicy)) throw new Error(`--win-policy must be ${WIN_POLICIES.join(" or ")}, not ${winPolicy}`);
+  const appointmentPartners = values["appointment-partners"] as AppointmentPartners | undefined;
+  if (appointmentPartners !== undefined && !APPOINTMENT_PARTNERS.includes(appointmentPartners)) {
+    throw new Error(`--appointment-partners must be ${APPOINTMENT_PARTNERS.join(" or ")}, not ${appointmentPartners}`);
+  }
   const options: CompareOptions = {
     adjust: multiplicityMethod(values.adjust ?? "holm"),
     resamples: num("resamples", values.resamples, (n) => Number.isInteger(n) && n >= 1, "a whole number ≥ 1"),
@@ -295,7 +314,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   let removeSpill = () => {};
   try {
     removeSpill = await boundCompareMemory(store.conn);
-    comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options, winPolicy);
+    comparison = await compareFromArgs(store, positionals[0], values.a ?? [], values.b ?? [], options, winPolicy, appointmentPartners);
   } finally {
     store.close();
     removeSpill();

@@ -7,6 +7,12 @@
 // from IB_RESULTS_SQL through src/data/compare-rows.ts.
 
 import type {WinPolicy} from "../../src/lib/hsii.js";
+import type {AppointmentPartners} from "../../src/lib/stss.js";
+import {exactMean, humansPooledSql} from "./sotopia.js";
+import {STSS_CONVERSATIONS_SQL} from "./stss.js";
+
+/** The rater name of the pooled human annotators, as `report sotopia --rater humans` and the agreement page call them. */
+export const POOLED_HUMANS = "humans";
 
 /** The file name an episode or score was imported from: what `source=` names. */
 const SOURCE_NAME = (alias: string) => `regexp_extract(${alias}.path, '[^/\\\\]+$')`;
@@ -83,7 +89,16 @@ export const SOTOPIA_COMPARE_STEPS: StepwiseQuery = {
   JOIN named s ON s.source_id = r.source_id
   JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = r.dimension
   WHERE r.episode_id IN (SELECT episode_id FROM compare_sotopia_keyed)
-  GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension`,
+  GROUP BY r.episode_id, r.agent, r.rater, r.run_id, r.dimension
+  UNION ALL BY NAME
+  -- The annotators pooled: one score per item whatever run or response each came in, so no run and no one source.
+  SELECT episode_id, agent, '${POOLED_HUMANS}' AS rater, NULL::VARCHAR AS run_id, dimension, value, NULL::VARCHAR AS source
+  FROM (${humansPooledSql(`(
+    SELECT r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension, ${exactMean("r.value")} AS value
+    FROM ratings r
+    JOIN dimensions d ON d.benchmark = 'sotopia' AND d.dimension = r.dimension
+    WHERE r.rater_kind = 'human' AND r.episode_id IN (SELECT episode_id FROM compare_sotopia_keyed)
+    GROUP BY r.episode_id, r.agent, r.rater, r.rater_kind, r.dimension)`)})`,
     },
     {
       name: "compare_sotopia_overall",
@@ -221,9 +236,17 @@ export const HSII_COMPARE_SQL = hsiiCompareSql();
  * conversation and level, and each goal condition's verdict. task = the task
  * and its conversation scenario (the conversation id, shared by every model
  * and architecture run on it), and the condition for condition rows;
- * setting = the architecture; cluster = the task.
+ * setting = the architecture; cluster = the task. Under `partners` = target
+ * (the default, as `report stss`: docs/formats.md, STSS §3.2) an appointment
+ * conversation run that is not between the performer and a target person is
+ * no row, so it neither counts nor pairs with another model's run of the same
+ * conversation id that did reach the target. Which runs those are is
+ * STSS_CONVERSATIONS_SQL's off_target, the rule the STSS page and report read.
  */
-export const STSS_COMPARE_SQL = `
+export function stssCompareSql(partners: AppointmentPartners = "target"): string {
+  const offTarget = partners === "all" ? "" : `
+    WHERE c.episode_id NOT IN (SELECT episode_id FROM (${STSS_CONVERSATIONS_SQL}) WHERE off_target)`;
+  return `
 WITH verdicts AS (
   SELECT r.episode_id, split_part(r.dimension, ':', 1) AS level, split_part(r.dimension, ':', 2) AS condition, r.rater, r.run_id,
          avg(r.value) AS value, any_value(${SOURCE_NAME("src")}) AS source
@@ -233,7 +256,7 @@ WITH verdicts AS (
   GROUP BY ALL
 ),
 runs AS (
-  SELECT c.episode_id, c.task_id, c.conversation_id, c.architecture, p.model FROM stss_conversations c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+  SELECT c.episode_id, c.task_id, c.conversation_id, c.architecture, p.model FROM stss_conversations c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1${offTarget}
 ),
 rows AS (
   SELECT episode_id, level, rater, run_id, level || ' success' AS metric, 1 AS ord, NULL::VARCHAR AS condition,
@@ -250,6 +273,10 @@ SELECT v.episode_id, r.task_id || ' | ' || r.conversation_id || coalesce(' | ' |
 FROM rows v JOIN runs r USING (episode_id)
 ORDER BY v.level, v.ord, v.episode_id, v.condition, v.rater, v.run_id
 `;
+}
+
+/** The STSS rows under the default appointment rule: only conversations with the target count. */
+export const STSS_COMPARE_SQL = stssCompareSql();
 
 /** The source file of each InformativeBench result, for `source=`. */
 export const IB_SOURCES_SQL = `

@@ -29,7 +29,21 @@ const TASK_ID_SQL = `coalesce(any_value(e.scenario_id), any_value(e.scenario), '
 /** The exact sum of `expr` over a group, as the DOUBLE nearest to it. */
 const exactSum = (expr: string): string => `sum((${expr})::DECIMAL(38, 20))::VARCHAR::DOUBLE`;
 /** The mean of `expr` over a group (no NULLs: ratings.value is NOT NULL), from its exact sum divided once. */
-const exactMean = (expr: string): string => `(${exactSum(expr)} / count(*))`;
+export const exactMean = (expr: string): string => `(${exactSum(expr)} / count(*))`;
+
+/**
+ * The pseudo-rater `humans`: per (episode, agent, dimension), the mean over
+ * the human annotators of `perRater`, a table or subquery with one row per
+ * (episode, agent, rater, dimension) whose value already averages that
+ * rater's repeated responses, and a rater_kind. So every annotator counts
+ * once, however often they answered. SOTOPIA_STATS_SQL and the Compare rows
+ * (loaders/queries/compare.ts) both pool with it.
+ */
+export const humansPooledSql = (perRater: string): string => `
+  SELECT episode_id, agent, dimension, ${exactMean("value")} AS value
+  FROM ${perRater}
+  WHERE rater_kind = 'human'
+  GROUP BY episode_id, agent, dimension`;
 
 /**
  * Sufficient statistics (n, sum, sum of squares) of every rater's scores per
@@ -81,10 +95,7 @@ scored AS (
   GROUP BY episode_id, agent, rater, rater_kind, dimension
 ),
 human_mean AS (
-  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, ${exactMean("value")} AS value
-  FROM scored
-  WHERE rater_kind = 'human'
-  GROUP BY episode_id, agent, dimension
+  SELECT episode_id, agent, 'humans' AS rater, 'human_mean' AS rater_kind, dimension, value FROM (${humansPooledSql("scored")})
 ),
 per_rater AS (
   SELECT * FROM scored UNION ALL BY NAME SELECT * FROM human_mean
