@@ -12,7 +12,7 @@ import {boundCompareMemory, compareQuery, withStagedQuery} from "./compare-stage
 import {defaultStorePath, rows, type Store} from "../store/db.js";
 import {openStoreWhenFree} from "../store/wait-for-lock.js";
 import {
-  BENCHMARK_KEYS, checkedPairing, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere, sideWhere,
+  BENCHMARK_KEYS, checkedPairing, sideText, type SideKey, COMPARE_BENCHMARKS, comparePaired, compareRuns, matchedKeys, SIDE_KEYS, countedDefaultSides, defaultSides, informativebenchCompareRows, onSide, parseSide, sideBySideHref, sidesWhere, sideWhere,
   type CompareBenchmark, type CompareOptions, type CompareRow, type Comparison, type DefaultSides, type ModelPairCount, type Side,
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
@@ -21,6 +21,7 @@ import {WIN_POLICIES, winPolicyNote} from "../../src/client/compare-summary.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
 import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
 import {APPOINTMENT_PARTNERS, type AppointmentPartners} from "../../src/lib/stss.js";
+import {unknownName} from "./unknown-name.js";
 
 export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
   "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first] [--appointment-partners target|all] [--db FILE]";
@@ -160,6 +161,47 @@ async function compareOver(store: Store, benchmark: CompareBenchmark, sql: strin
   return comparePaired(benchmark, paired, a, b, options, matchedPresent, shared);
 }
 
+/** Whether side A or B of a comparison has no item of any metric: what a name no row has gives. */
+const emptySides = (c: Comparison): ("A" | "B")[] => {
+  const out: ("A" | "B")[] = [];
+  if (c.metrics.every((m) => m.nPaired + m.unpairedA === 0)) out.push("A");
+  if (c.metrics.every((m) => m.nPaired + m.unpairedB === 0)) out.push("B");
+  return out;
+};
+
+/**
+ * For sides of which one came back with no items: refuses a value no row of
+ * the benchmark has (unknownName: what the store has, with a did-you-mean),
+ * else returns the note that says the side's names exist but never together.
+ * Only an empty side is looked into, so a comparison that found its items
+ * pays no extra pass over the rows. Null when the benchmark has no rows at all.
+ */
+async function explainEmptySides(store: Store, benchmark: CompareBenchmark, sql: string | null, sides: {A: Side; B: Side}, empty: readonly ("A" | "B")[],
+  named: boolean): Promise<string[] | null> {
+  const keys = SIDE_KEYS.filter((k) => empty.some((label) => sides[label][k] !== undefined));
+  const have = new Map<SideKey, string[]>();
+  let rowCount: number;
+  if (sql === null) {
+    const all = await readRowsOver(store, benchmark, null);
+    rowCount = all.length;
+    for (const k of keys) have.set(k, [...new Set(all.map((r) => r[k]).filter((v): v is string => v !== null))].sort());
+  } else {
+    // Keys come from SIDE_KEYS, never from input.
+    const [counted] = await rows<Record<string, unknown>>(store.conn,
+      `SELECT count(*)::INTEGER AS n${keys.map((k) => `, list_sort(list(DISTINCT ${k}) FILTER (WHERE ${k} IS NOT NULL)) AS ${k}`).join("")} FROM (${sql})`);
+    rowCount = Number(counted.n);
+    for (const k of keys) have.set(k, (counted[k] as string[] | null) ?? []);
+  }
+  if (rowCount === 0) return null;
+  for (const label of empty) {
+    for (const k of keys) {
+      const value = sides[label][k];
+      if (value !== undefined && !have.get(k)!.includes(value)) throw unknownName(k, value, have.get(k)!, `the store's ${benchmark} rows (side ${label}, ${k}=${value}${named ? "" : `; ${benchmark} is the first benchmark with scores: name another, as in sociometer compare hsii …`})`);
+    }
+  }
+  return empty.map((label) => `side ${label} (${sideText(sides[label])}) has no items: each name is in the store, but no ${benchmark} row has them all together`);
+}
+
 const namesRater = (words: readonly string[]): boolean => words.some((w) => w.startsWith("rater="));
 
 /**
@@ -195,8 +237,15 @@ async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: 
   if (named && namesRater(aWords) && namesRater(bWords)) {
     // The defaults would only lend both sides a rater, and cost a pass over every row: a named benchmark whose sides name
     // theirs skips them, and counts only when nothing came back, to say why.
-    const comparison = await compareOver(store, benchmark, sql, parseSide(aWords, benchmark, "A"), parseSide(bWords, benchmark, "B"), options);
-    return comparison.metrics.length === 0 && !(await defaultsOf(store, benchmark, sql)) ? null : comparison;
+    const a = parseSide(aWords, benchmark, "A");
+    const b = parseSide(bWords, benchmark, "B");
+    const comparison = await compareOver(store, benchmark, sql, a, b, options);
+    const empty = emptySides(comparison);
+    if (!empty.length) return comparison;
+    const notes = await explainEmptySides(store, benchmark, sql, {A: a, B: b}, empty, named);
+    if (!notes) return null;
+    comparison.notes.unshift(...notes);
+    return comparison;
   }
   const defaults = await defaultsOf(store, benchmark, sql);
   if (!defaults) return null;
@@ -206,6 +255,8 @@ async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: 
   const a = aWords.length ? {...shared, ...parseSide(aWords, benchmark, "A")} : defaults.a;
   const b = bWords.length ? {...shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
   const comparison = await compareOver(store, benchmark, sql, a, b, options);
+  const empty = emptySides(comparison);
+  if (empty.length) comparison.notes.unshift(...(await explainEmptySides(store, benchmark, sql, {A: a, B: b}, empty, named)) ?? []);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   if (lent) comparison.notes.unshift(lent.note);
   return comparison;

@@ -14,8 +14,10 @@ import {tQuantile} from "../../src/lib/t-quantile.js";
 import type {VarianceKind} from "../../src/lib/stats.js";
 import {cotSummary, DEFAULT_CAP, DEFAULT_WEIGHTS, hsiiByModel, type HsiiCaseRow, type HsiiFormula, type HsiiWeights, type WinPolicy} from "../../src/lib/hsii.js";
 import type {ResultTable} from "./output.js";
+import {unknownName} from "./unknown-name.js";
 import {stssActionReport, stssLanguageReport, type StssFlags} from "./reports/stss.js";
 import {reliabilityCliReport, type ReliabilityFlags} from "./reports/reliability.js";
+import {disagreementsCliReport, type DisagreementFlags} from "./reports/disagreements.js";
 import {infonavReport, informativebenchAblationsReport, informativebenchAuditReport, informativebenchReport, type IbReportFlags} from "./reports/informativebench.js";
 
 export interface ReportOptions {
@@ -62,6 +64,8 @@ export interface ReportOptions {
   reliability?: ReliabilityFlags;
   /** informativebench, informativebench-ablations, infonav: --match, --settings, --right-at, --average as given (checked by the report). */
   ib?: IbReportFlags;
+  /** disagreements: --dimension, --min-gap, --limit as given (checked by the report). */
+  disagreements?: DisagreementFlags;
 }
 
 export interface Report {
@@ -75,14 +79,19 @@ async function sotopiaStats(store: Store, options: ReportOptions): Promise<{stat
   const rater = options.rater ?? defaultRater(stats);
   if (!rater) throw new Error("the store has no SOTOPIA scores; import some first (sociometer import sotopia FILE)");
   const raters = [...new Set(stats.map((s) => s.rater))];
-  if (!raters.includes(rater)) throw new Error(`no SOTOPIA scores by rater ${JSON.stringify(rater)}; raters in the store: ${raters.join(", ")}`);
+  if (!raters.includes(rater)) throw unknownName("rater", rater, raters, "the store's SOTOPIA scores (--rater; humans is the annotators' mean)");
+  // A model no score has would only be left out of the table, which then looks like an answer.
+  const models = [...new Set(stats.map((s) => s.model))].sort();
+  for (const m of options.models ?? []) if (!models.includes(m)) throw unknownName("model", m, models, "the store's SOTOPIA scores (--model)");
   return {stats, rater};
 }
 
 function hardSelection(stats: SotopiaStatRow[], rater: string, options: ReportOptions & {hardTarget: string}) {
   const dimension = sotopiaDimension(options.hardDimension ?? "goal");
-  if (!dimension) throw new Error(`--hard-dimension must be one of ${SOTOPIA_DIMENSIONS.map((d) => d.key).join(", ")}`);
-  if (!stats.some((s) => s.model === options.hardTarget)) throw new Error(`no SOTOPIA scores for model ${JSON.stringify(options.hardTarget)}`);
+  if (!dimension) throw unknownName("dimension", options.hardDimension!, SOTOPIA_DIMENSIONS.map((d) => d.key), "SOTOPIA-EVAL (--hard-dimension)");
+  if (!stats.some((s) => s.model === options.hardTarget)) {
+    throw unknownName("model", options.hardTarget, [...new Set(stats.map((s) => s.model))].sort(), "the store's SOTOPIA scores (--hard-target)");
+  }
   const rule = options.hardRule ?? "max";
   const n = options.hardN ?? 20;
   const selection = sotopiaHard(stats, {rater, target: options.hardTarget, dimension, rule, n});
@@ -105,7 +114,8 @@ const sotopia: Report = {
     return {
       title: "SOTOPIA-EVAL model aggregates (mean over all episodes a model played, any partner, either seat)",
       notes: [
-        `rater: ${rater}${rater === "humans" ? " (per instance, the mean over its human annotators)" : ""}${options.rater ? "" : " (the LLM rater with the most scores; choose with --rater, or --rater humans)"}`,
+        `rater: ${rater}${rater === "humans" ? " (per instance, the mean over its human annotators)" : ""}${options.rater ? "" : stats.some((s) => s.rater === rater && s.rater_kind === "llm")
+          ? " (the LLM rater with the most scores; choose with --rater, or --rater humans)" : " (no LLM rater scored: the rater with the most scores; choose with --rater)"}`,
         "overall: mean of the seven dimensions per instance, over instances scored on all seven",
         "sd: sample standard deviation (n − 1); best: the highest mean, marked * when Student's t-test against the second best gives p < 0.05",
         `best among (--best-among ${among}): ${BEST_AMONG_NOTE[among]}`,
@@ -214,6 +224,12 @@ const reliability: Report = {
   name: "reliability",
   description: "Krippendorff's alpha, ICC, weighted kappa, AC1, r and Bland–Altman of raters against the humans and among the annotators, with bootstrap intervals; --rater may repeat",
   run: (store, options) => reliabilityCliReport(store, options),
+};
+
+const disagreementsReport: Report = {
+  name: "disagreements",
+  description: "the instances where --rater and --against (default: humans) differ most, with both rationales; --rater humans alone: the widest annotator ranges",
+  run: (store, options) => disagreementsCliReport(store, options),
 };
 
 /** The page's default rater (lifelongRaters): the first LLM rater with a BEL score, in the instance rows' order; else the first rater. */
@@ -393,7 +409,7 @@ const informativebenchReports: Report[] = [
   {name: "informativebench-audit", description: "the smallest denominators behind iAgents Table 3's precision percentages, against Table 2's #QA", run: () => informativebenchAuditReport()},
 ];
 
-export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, reliability, lifelong, checkpointFailuresReport, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
+export const REPORTS: readonly Report[] = [sotopia, sotopiaHardReport, agreement, reliability, disagreementsReport, lifelong, checkpointFailuresReport, belext, hsii, cot, stss, stssAction, ...informativebenchReports];
 
 export function getReport(name: string): Report {
   const r = REPORTS.find((x) => x.name === name);

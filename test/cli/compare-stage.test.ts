@@ -40,8 +40,10 @@ describe("the SOTOPIA compare rows staged in steps", () => {
     });
     expect(await tempTables()).toEqual([]);
     const overall = staged.filter((r) => r.metric === "overall").length;
-    // The samples' SOTOPIA scores: 7,770 dimension values, seven for each of 1,110 seat ratings, so 1,110 overall means.
-    expect([staged.length - overall, overall]).toEqual([7770, 1110]);
+    // The samples' SOTOPIA scores: 7,770 dimension values, seven for each of 1,110 seat ratings, so 1,110 overall means;
+    // and the annotators pooled (rater humans) on the 168 seats a human rated: 7 × 168 more values, 168 more means.
+    expect([staged.length - overall, overall]).toEqual([7770 + 7 * 168, 1110 + 168]);
+    expect(staged.filter((r) => r.rater === "humans" && r.metric === "overall").length).toBe(168);
     expect(staged).toEqual(whole);
     expect(SOTOPIA_COMPARE_SQL).toBe(oneQuery(COMPARE_QUERIES.sotopia));
     // The CLI's reader goes through the steps too.

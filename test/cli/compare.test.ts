@@ -120,11 +120,17 @@ describe("compare on the samples", () => {
     expect(s2.test).toMatch(/^exact McNemar \(\d+ discordant pairs\); Newcombe hybrid score interval/);
   });
 
-  it("STSS GA vs GA+TDP: every conversation scenario of gpt-4 paired, and each of its goal conditions", async () => {
+  it("STSS GA vs GA+TDP: every conversation scenario of gpt-4 paired, and each of its goal conditions, appointment talks with someone else left out", async () => {
     const c = await compareFromArgs(store, "stss", ["model=gpt-4", "setting=GA"], ["model=gpt-4", "setting=GA+TDP"], holm);
-    const conversations = await one<number>("SELECT count(*) AS x FROM stss_conversations c JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1 WHERE p.model = 'gpt-4' AND c.architecture = 'GA'");
-    const conditions = await one<number>(`SELECT count(*) AS x FROM ratings r JOIN stss_conversations c USING (episode_id) JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
-      WHERE p.model = 'gpt-4' AND c.architecture = 'GA' AND r.dimension LIKE 'conversation:%'`);
+    // docs/formats.md: an appointment conversation whose partner is not a target (or whose performer is not the task's) counts nowhere.
+    const onTarget = `NOT (t.category = 'appointment' AND ((len(coalesce(t.targets, [])) > 0 AND NOT list_contains(t.targets, c.partner))
+      OR (c.performer IS NOT NULL AND c.performer <> t.performer)))`;
+    const conversations = await one<number>(`SELECT count(*) AS x FROM stss_conversations c JOIN stss_tasks t USING (task_id) JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+      WHERE p.model = 'gpt-4' AND c.architecture = 'GA' AND ${onTarget}`);
+    expect(conversations).toBe(133);
+    const conditions = await one<number>(`SELECT count(*) AS x FROM ratings r JOIN stss_conversations c USING (episode_id) JOIN stss_tasks t USING (task_id)
+      JOIN participants p ON p.episode_id = c.episode_id AND p.agent = 1
+      WHERE p.model = 'gpt-4' AND c.architecture = 'GA' AND r.dimension LIKE 'conversation:%' AND ${onTarget}`);
     expect(metric(c, "conversation success").nPaired).toBe(conversations);
     expect(metric(c, "conversation goal conditions").nPaired).toBe(conditions);
     expect(c.unpaired).toEqual([]);
