@@ -56,6 +56,7 @@ ${FORMATS.map((f) => `        ${f.name.padEnd(16)} ${f.description}`).join("\n")
       [--threshold S] [--cap N]
       [--metric nominal|ordinal|interval|ratio] [--icc 1,1|2,1|3,1|1,k|2,k|3,k] [--kappa-weights unweighted|linear|quadratic]
       [--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--adjust holm|bh|none]   (reliability; --rater may repeat)
+      [--dimension DIM] [--min-gap G] [--limit N]   (disagreements: --rater A --against B|humans; --rater humans alone: among the annotators)
       [--by task|type] [--level conversation|summary] [--run-id ID|imported] [--appointment-partners target|all]   (stss)
       [--order lower-bound|rate|count] [--min-n N]   (stss --by type: which conditions fail)
       [--by task] [--conv-ratio mean|pooled] [--help-order subsequence|first] [--initiator mandatory|ignored]   (stss-action)
@@ -188,6 +189,9 @@ export async function main(argv: string[]): Promise<number> {
       "hard-n": {type: "string"},
       "hard-rule": {type: "string"},
       "hard-dimension": {type: "string"},
+      dimension: {type: "string"},
+      "min-gap": {type: "string"},
+      limit: {type: "string"},
       "best-among": {type: "string"},
       positive: {type: "string"},
       "label-runs": {type: "string"},
@@ -317,6 +321,7 @@ export async function main(argv: string[]): Promise<number> {
             order: values.order, minN: values["min-n"]},
           ib: {match: values.match, freeText: values["free-text"], settings: values.settings, rightAt: values["right-at"], average: values.average, base: values.base, perUpdate: values["per-update"],
             fake: values.fake, easyOverlap: values["easy-overlap"], fixedActivities: values["fixed-activities"]},
+          disagreements: {dimension: values.dimension, minGap: values["min-gap"], limit: values.limit},
         }));
       process.stdout.write(render(table, printAs));
       return 0;
