@@ -17,7 +17,7 @@ import {
 } from "../../src/lib/compare.js";
 import {schedulesFromRows, scoreRows, type IbResultRow, type ScheduleRow} from "../../src/lib/informativebench.js";
 import type {WinPolicy} from "../../src/lib/hsii.js";
-import {WIN_POLICIES, winPolicyNote} from "../../src/client/compare-summary.js";
+import {appointmentPartnersNote, WIN_POLICIES, winPolicyNote} from "../../src/client/compare-summary.js";
 import {multiplicityMethod} from "../../src/lib/multiplicity.js";
 import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
 import {APPOINTMENT_PARTNERS, type AppointmentPartners} from "../../src/lib/stss.js";
@@ -39,12 +39,6 @@ async function withRowsQuery<T>(store: Store, benchmark: CompareBenchmark, fn: (
   appointmentPartners: AppointmentPartners = "target"): Promise<T> {
   return benchmark === "informativebench" ? fn(null) : withStagedQuery(store.conn, compareQuery(benchmark, winPolicy, appointmentPartners), fn);
 }
-
-/** What an STSS comparison's header says of the appointment rule, in `report stss`'s words. */
-export const appointmentPartnersNote = (partners: AppointmentPartners): string =>
-  `appointment partners (--appointment-partners): ${partners}${partners === "target"
-    ? " (default; STSS §3.2 counts only conversations between the performer and the target person): appointment conversations with someone else are no items"
-    : ": every appointment conversation counts, with the target person or not"}`;
 
 /**
  * The metric values of one benchmark on side A or B (every value without

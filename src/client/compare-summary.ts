@@ -7,6 +7,7 @@
 
 import type {BenchmarkChoices, CompareBenchmark, CompareOptions, Comparison, Side} from "../lib/compare.js";
 import type {WinPolicy} from "../lib/hsii.js";
+import type {AppointmentPartners} from "../lib/stss.js";
 import {POLICY_TEXT} from "./hsii.js";
 
 /** The page's options as its inputs start: what the first view is computed with. The resamples and seed are the library's defaults (src/lib/resample.ts), written out so that the page's first view does not load the statistics modules; a test holds them equal. */
@@ -22,6 +23,8 @@ export interface CompareRequest {
   options: CompareOptions;
   /** HSII only: how a stage-3/4 win counts over the two orders (`sociometer compare --win-policy`); none is the default, mean. */
   winPolicy?: WinPolicy;
+  /** STSS only: which appointment conversations count (`sociometer compare --appointment-partners`); none is the default, target. */
+  appointmentPartners?: AppointmentPartners;
 }
 
 /** HSII's win policies, the default first: the values of `compare --win-policy` and of the page's input. */
@@ -33,13 +36,24 @@ const policyOf = (r: CompareRequest): WinPolicy => r.winPolicy ?? "mean";
 /** The note that says which win policy HSII's stage-3/4 wins were scored under, as the CLI and the page print it. */
 export const winPolicyNote = (policy: WinPolicy): string => `HSII stage-3/4 wins: win policy ${POLICY_TEXT[policy]} (--win-policy)`;
 
+/** The appointment rule a request's STSS rows follow. */
+const partnersOf = (r: CompareRequest): AppointmentPartners => r.appointmentPartners ?? "target";
+
+/** What an STSS comparison says of the appointment rule, in `report stss`'s words (the CLI and the page both). */
+export const appointmentPartnersNote = (partners: AppointmentPartners): string =>
+  `appointment partners (--appointment-partners): ${partners}${partners === "target"
+    ? " (default; STSS §3.2 counts only conversations between the performer and the target person): appointment conversations with someone else are no items"
+    : ": every appointment conversation counts, with the target person or not"}`;
+
 /**
- * Which rows pack a request reads: the benchmark's, and for HSII under a
- * policy other than mean its own (data/compare-rows-hsii-<policy>.bin), whose
- * win metrics are named by that policy.
+ * Which rows pack a request reads: the benchmark's, for HSII under a policy
+ * other than mean its own (data/compare-rows-hsii-<policy>.bin), whose win
+ * metrics are named by that policy, and for STSS with every appointment
+ * conversation kept its own (data/compare-rows-stss-all.bin).
  */
 export const rowsFileKey = (r: CompareRequest): string =>
-  r.benchmark === "hsii" && policyOf(r) !== "mean" ? `hsii-${policyOf(r)}` : r.benchmark;
+  r.benchmark === "hsii" && policyOf(r) !== "mean" ? `hsii-${policyOf(r)}`
+    : r.benchmark === "stss" && partnersOf(r) !== "target" ? `stss-${partnersOf(r)}` : r.benchmark;
 
 /** How many unpaired items the page lists: their number grows with the store, and the CLI lists them all. */
 export const UNPAIRED_LISTED = 1000;
@@ -68,6 +82,7 @@ const sideKey = (side: Side): string => JSON.stringify(Object.keys(side).sort().
 export function sameRequest(x: CompareRequest, y: CompareRequest): boolean {
   if (x.benchmark !== y.benchmark || sideKey(x.a) !== sideKey(y.a) || sideKey(x.b) !== sideKey(y.b)) return false;
   if (x.benchmark === "hsii" && policyOf(x) !== policyOf(y)) return false;
+  if (x.benchmark === "stss" && partnersOf(x) !== partnersOf(y)) return false;
   const keys = new Set([...Object.keys(x.options), ...Object.keys(y.options)]) as Set<keyof CompareOptions>;
   for (const k of keys) if (x.options[k] !== y.options[k]) return false;
   return true;

@@ -17,6 +17,7 @@ import {rows, type Store} from "../../loaders/store/db.js";
 import {COMPARE_PACK_MAGIC, type ComparePackHeader, type PackBlockEntry} from "../client/compare-pack.js";
 import {SIDE_KEYS, type CompareBenchmark} from "../lib/compare.js";
 import type {WinPolicy} from "../lib/hsii.js";
+import type {AppointmentPartners} from "../lib/stss.js";
 import {redactedQuery} from "./redaction.js";
 import {sharedFile} from "./shared-query.js";
 import {withStore} from "./store.js";
@@ -33,12 +34,15 @@ const columnType = (c: string) => (c === "value" ? "DOUBLE" : "VARCHAR");
  * benchmark are staged once and read by its pack's loader and by
  * compare-summary.json both (at a million episodes the SOTOPIA staging was
  * most of either loader's CPU). HSII's wins are scored under `winPolicy`
- * (default mean, what the summary and compare-rows-hsii.bin hold).
+ * (default mean, what the summary and compare-rows-hsii.bin hold), STSS's
+ * appointment conversations under `appointmentPartners` (default target, what
+ * the summary and compare-rows-stss.bin hold).
  */
-export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[], winPolicy: WinPolicy = "mean"): Promise<void> {
+export async function stageCompareRows(store: Store, benchmarks: readonly CompareBenchmark[], winPolicy: WinPolicy = "mean",
+  appointmentPartners: AppointmentPartners = "target"): Promise<void> {
   const parts: string[] = [];
   for (const benchmark of benchmarks) {
-    const file = await benchmarkRowsFile(store, benchmark, winPolicy);
+    const file = await benchmarkRowsFile(store, benchmark, winPolicy, appointmentPartners);
     // Benchmark names come from COMPARE_BENCHMARKS, never from input; the file's path from this process's own folder.
     parts.push(`SELECT '${benchmark}' AS benchmark, seq, ${COMPARE_COLUMNS.join(", ")} FROM read_parquet('${file.replaceAll("'", "''")}')`);
   }
@@ -52,9 +56,10 @@ export async function stageCompareRows(store: Store, benchmarks: readonly Compar
  * file: each with its rows' query staged in steps (loaders/cli/compare-stage.ts)
  * as the CLI runs it. Made once per process and store (src/data/shared-query.ts).
  */
-function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark, winPolicy: WinPolicy): Promise<string> {
+function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark, winPolicy: WinPolicy, appointmentPartners: AppointmentPartners): Promise<string> {
   const policyOwn = benchmark === "hsii" && winPolicy !== "mean";
-  return sharedFile(`compare rows\u0000${benchmark}${policyOwn ? `\u0000${winPolicy}` : ""}`, async (file) => {
+  const partnersOwn = benchmark === "stss" && appointmentPartners !== "target";
+  return sharedFile(`compare rows\u0000${benchmark}${policyOwn ? `\u0000${winPolicy}` : ""}${partnersOwn ? `\u0000${appointmentPartners}` : ""}`, async (file) => {
     const write = async (sql: string) => {
       const typed = `SELECT seq::BIGINT AS seq, ${COMPARE_COLUMNS.map((c) => `${c}::${columnType(c)} AS ${c}`).join(", ")}`;
       await store.conn.run(`COPY (${typed} FROM (${await redactedQuery(store.conn, `SELECT seq, ${COMPARE_COLUMNS.join(", ")} FROM (${sql})`)}))
@@ -72,7 +77,7 @@ function benchmarkRowsFile(store: Store, benchmark: CompareBenchmark, winPolicy:
       }
     }
     // row_number() over each ordered query keeps the order the CLI reads the rows in.
-    else await withStagedQuery(store.conn, compareQuery(benchmark, winPolicy), (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
+    else await withStagedQuery(store.conn, compareQuery(benchmark, winPolicy, appointmentPartners), (sql) => write(`SELECT row_number() OVER () AS seq, * FROM (${sql})`));
   });
 }
 
@@ -135,11 +140,11 @@ async function stageDictionary(store: Store): Promise<void> {
  * (dict_column ≥ 0; dict_column, dict_code, dict_text). Codes are numbered over
  * the whole benchmark, so the page's worker, which fetches only the blocks on
  * its two sides, pairs on codes across blocks. HSII's wins are scored under
- * `winPolicy` (default mean).
+ * `winPolicy` (default mean), STSS's appointment conversations under `appointmentPartners` (default target).
  */
-export async function writeBenchmarkRows(benchmark: CompareBenchmark, winPolicy: WinPolicy = "mean"): Promise<void> {
+export async function writeBenchmarkRows(benchmark: CompareBenchmark, winPolicy: WinPolicy = "mean", appointmentPartners: AppointmentPartners = "target"): Promise<void> {
   await withStore(async (store) => {
-    await stageCompareRows(store, [benchmark], winPolicy);
+    await stageCompareRows(store, [benchmark], winPolicy, appointmentPartners);
     await stageDictionary(store);
     const dir = mkdtempSync(join(tmpdir(), "sociometer-compare-pack-"));
     try {
