@@ -10,16 +10,16 @@ import {distinguishingKeys, SIDE_KEYS, sideWhere, type Pairing, type PairedMetri
 /**
  * Per two models (model_a < model_b) and rater (null: rows with none), the
  * (metric, item) both have, over the rows of `rowsSql` (of the first `models`
- * models only, bound after its own parameters, when given): src/lib/compare.ts
- * ModelPairCount, from which the default sides are chosen. Items as a
- * comparison of two models keys them: the task, and the setting, memory and
- * COT neither side names.
+ * models only, bound after its own parameters, when given; of one rater and the
+ * rows with none, bound last, when `rater`): src/lib/compare.ts ModelPairCount,
+ * from which the default sides are chosen. Items as a comparison of two models
+ * keys them: the task, and the setting, memory and COT neither side names.
  */
-export const modelPairsSql = (rowsSql: string, models = 0): string => `
+export const modelPairsSql = (rowsSql: string, models = 0, rater = false): string => `
 WITH items AS (
   -- An item as one 64-bit hash (a collision would only shift a count by one): joining on it took 60% of the time of its five texts.
   SELECT DISTINCT hash(metric, task, rater, setting, memory, cot) AS item, model, rater FROM (${rowsSql})
-  WHERE model IS NOT NULL${models ? ` AND model IN (${Array(models).fill("?").join(", ")})` : ""})
+  WHERE model IS NOT NULL${models ? ` AND model IN (${Array(models).fill("?").join(", ")})` : ""}${rater ? " AND (rater = ? OR rater IS NULL)" : ""})
 SELECT a.model AS model_a, b.model AS model_b, a.rater AS rater, count(*)::INTEGER AS pairs
 FROM items a JOIN items b ON a.item = b.item AND a.model < b.model
 GROUP BY ALL`;

@@ -81,7 +81,7 @@ async function readRowsCoded(store: Store, sql: string, params: string[] = []): 
   return out;
 }
 
-/** Episodes per model and scores per rater of a benchmark over its rows' query, for the default sides (counted in SQL, not shipped). */
+/** Episodes per model and episodes scored per rater of a benchmark over its rows' query, for the default sides (counted in SQL, not shipped). */
 async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string | null): Promise<DefaultSides | null> {
   if (sql === null) {
     const all = await readRowsOver(store, benchmark, null);
@@ -95,11 +95,14 @@ async function defaultsOf(store: Store, benchmark: CompareBenchmark, sql: string
   const raters: {rater: string; n: number}[] = [];
   for (const c of counts) {
     if (c.by_model && c.model !== null) models.push({model: c.model, n: c.episodes});
-    else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.n});
+    else if (!c.by_model && c.rater !== null) raters.push({rater: c.rater, n: c.episodes});
   }
   if (!models.length && !raters.length) return null;
   const counted = await countedDefaultSides(benchmark, models, raters,
-    (only) => rows<ModelPairCount>(store.conn, modelPairsSql(sql, only?.length ?? 0), only ? only.slice() : undefined));
+    (only, rater) => {
+      const params = [...(only ?? []), ...(rater === undefined ? [] : [rater])];
+      return rows<ModelPairCount>(store.conn, modelPairsSql(sql, only?.length ?? 0, rater !== undefined), params.length ? params : undefined);
+    });
   return counted.defaults;
 }
 

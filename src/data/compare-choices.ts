@@ -18,14 +18,18 @@ export async function compareChoices(store: Store): Promise<BenchmarkChoices[]> 
   try {
     const groups = await rows<KeyCounts>(store.conn,
       "SELECT benchmark, model, rater, run, source, setting, memory, cot, sum(rows)::INTEGER AS rows FROM compare_keys GROUP BY ALL");
-    const models = await rows<{benchmark: string; model: string; n: number}>(store.conn,
-      "SELECT benchmark, model, count(DISTINCT episode_id)::INTEGER AS n FROM compare_rows WHERE model IS NOT NULL GROUP BY ALL");
-    const raters = ratersOf(groups);
+    // Episodes per model and episodes scored per rater in one pass: the default sides open on the rater that scored the most.
+    const counts = await rows<{benchmark: string; model: string | null; rater: string | null; by_model: number; n: number}>(store.conn,
+      `SELECT benchmark, model, rater, (1 - grouping(model))::INTEGER AS by_model, count(DISTINCT episode_id)::INTEGER AS n
+       FROM compare_rows GROUP BY GROUPING SETS ((benchmark, model), (benchmark, rater))`);
+    const models = counts.filter((c) => c.by_model && c.model !== null).map((c) => ({benchmark: c.benchmark, model: c.model!, n: c.n}));
+    const raters = counts.filter((c) => !c.by_model && c.rater !== null).map((c) => ({benchmark: c.benchmark, rater: c.rater!, n: c.n}));
     const pairs: (ModelPairCount & {benchmark: string})[] = [];
     for (const benchmark of COMPARE_BENCHMARKS) {
       // An item is the same whether its rows are counted or not: pairing the counts pairs the rows.
       const counted = await countedDefaultSides(benchmark, models.filter((m) => m.benchmark === benchmark), raters.filter((r) => r.benchmark === benchmark),
-        (only) => rows<ModelPairCount>(store.conn, modelPairsSql("SELECT * FROM compare_keys WHERE benchmark = ?", only?.length ?? 0), ([benchmark] as string[]).concat(only ?? [])));
+        (only, rater) => rows<ModelPairCount>(store.conn, modelPairsSql("SELECT * FROM compare_keys WHERE benchmark = ?", only?.length ?? 0, rater !== undefined),
+          ([benchmark] as string[]).concat(only ?? [], rater === undefined ? [] : [rater])));
       for (const p of counted.pairs) pairs.push({...p, benchmark});
     }
     const human = await rows<{rater: string}>(store.conn, "SELECT DISTINCT rater FROM ratings WHERE rater_kind = 'human'");
@@ -33,17 +37,4 @@ export async function compareChoices(store: Store): Promise<BenchmarkChoices[]> 
   } finally {
     await store.conn.run("DROP TABLE IF EXISTS temp.compare_keys");
   }
-}
-
-/** Scores per benchmark and rater: the rows of the rater's groups summed, instead of another pass over the rows. */
-function ratersOf(groups: readonly KeyCounts[]): {benchmark: string; rater: string; n: number}[] {
-  const byRater = new Map<string, {benchmark: string; rater: string; n: number}>();
-  for (const g of groups) {
-    if (g.rater === null || g.rater === undefined) continue;
-    const key = `${g.benchmark}\u0000${g.rater}`;
-    const entry = byRater.get(key) ?? {benchmark: g.benchmark, rater: g.rater, n: 0};
-    entry.n += g.rows;
-    byRater.set(key, entry);
-  }
-  return Array.from(byRater.values());
 }

@@ -11,6 +11,7 @@ import {adjustPValues, MULTIPLICITY_LABELS, type MultiplicityMethod} from "./mul
 import {pairedBootstraps, pairedProportions, pairedT, twoProportions, welchT, wilcoxonSignedRank} from "./paired-tests.js";
 import {DEFAULT_RESAMPLES, DEFAULT_SEED, intervalNote, type IntervalMethod} from "./resample.js";
 import {BENCHMARK_KEYS, COMPARE_BENCHMARKS, SIDE_KEYS, type CompareBenchmark, type SideKey} from "./compare-keys.js";
+import {HUMANS} from "./agreement-labels.js";
 
 export {BENCHMARK_KEYS, COMPARE_BENCHMARKS, SIDE_KEYS, sideBySideHref, type CompareBenchmark, type SideKey} from "./compare-keys.js";
 
@@ -510,12 +511,12 @@ export function informativebenchCompareRows(scored: readonly IbScoredRow[], sour
 
 /**
  * The default comparison (defaultSidesFromCounts), counted from rows: the
- * episodes of each model, the scores of each rater, and the items each two
- * models pair on.
+ * episodes of each model, the episodes each rater scored, and the items each
+ * two models pair on.
  */
 export function defaultSides(benchmark: CompareBenchmark, rows: readonly CompareRow[]): DefaultSides {
   const episodes = new Map<string, Set<string>>();
-  const raterRows = new Map<string, number>();
+  const raterEpisodes = new Map<string, Set<string>>();
   // The models having each (metric, item, rater): what modelPairsSql (loaders/cli/compare-pairs.ts) joins.
   const modelsOfItem = new Map<string, Set<string>>();
   for (const r of rows) {
@@ -528,7 +529,11 @@ export function defaultSides(benchmark: CompareBenchmark, rows: readonly Compare
       if (!models) modelsOfItem.set(item, (models = new Set()));
       models.add(r.model);
     }
-    if (r.rater !== null) raterRows.set(r.rater, (raterRows.get(r.rater) ?? 0) + 1);
+    if (r.rater !== null) {
+      let set = raterEpisodes.get(r.rater);
+      if (!set) raterEpisodes.set(r.rater, (set = new Set()));
+      set.add(r.episode_id);
+    }
   }
   const pairs = new Map<string, ModelPairCount>();
   for (const [item, set] of modelsOfItem) {
@@ -543,8 +548,8 @@ export function defaultSides(benchmark: CompareBenchmark, rows: readonly Compare
       }
     }
   }
-  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})), Array.from(raterRows, ([rater, n]) => ({rater, n})),
-    Array.from(pairs.values()));
+  return defaultSidesFromCounts(benchmark, Array.from(episodes, ([model, set]) => ({model, n: set.size})),
+    Array.from(raterEpisodes, ([rater, set]) => ({rater, n: set.size})), Array.from(pairs.values()));
 }
 
 export interface DefaultSides {
@@ -613,78 +618,102 @@ export function benchmarkChoices(groups: readonly KeyCounts[], models: readonly 
   return out;
 }
 
+/** How a default note names a rater: the pooled annotators (rows of rater `humans`) as such. */
+const raterName = (rater: string): string => (rater === HUMANS ? "humans (the annotators pooled)" : rater);
+
 /**
- * The default sides from counts (the page and the CLI count them in SQL):
- * the two models with the most episodes (ties by name) that pair on some
- * item, going down the list until two do, A the one with more; when the rows
- * have raters, both sides take the rater that pairs the most of the two
- * models' items (ties: the rater with more scores). Two models that share no
- * item would open on a table of nothing but unpaired items. When no two
- * models pair at all, the two with the most episodes and the rater with the
- * most scores, and the note says nothing pairs.
+ * The default sides from counts (the page and the CLI count them in SQL),
+ * chosen by coverage (issue 33): the rater that scored the most episodes
+ * (the pooled annotators are one rater; ties by name), then, rated by it, the
+ * two models that pair on the most items (summed over the metrics; rows with
+ * no rater pair under any), A the one with more episodes. A rater under which
+ * no two models pair gives way to the next. When no two models pair at all,
+ * the two with the most episodes and the rater with the most, and the note
+ * says nothing pairs. `raterEpisodes` counts the episodes each rater scored.
  */
-export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
+export function defaultSidesFromCounts(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterEpisodes: readonly {rater: string; n: number}[],
   pairCounts: readonly ModelPairCount[]): DefaultSides {
   const models = byEpisodes(modelEpisodes);
-  const raters = raterRows.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
+  const raters = byScored(raterEpisodes);
   if (models.length < 2) {
     const shared: Side = raters.length ? {rater: raters[0].rater} : {};
     return {a: {...shared}, b: {...shared}, shared, pairs: 0, note: `${benchmark} has ${models.length} model${models.length === 1 ? "" : "s"}: name the two sides (--a KEY=VALUE, --b KEY=VALUE)`};
   }
-  const pairKey = (x: string, y: string) => JSON.stringify(x < y ? [x, y] : [y, x]);
-  const byModels = new Map<string, Map<string | null, number>>();
+  const place = new Map(models.map((m, i) => [m.model, i]));
+  // Per rater (null: rows with none), per two models (by their place in `models`), the items they pair on.
+  const byRater = new Map<string | null, Map<string, {x: number; y: number; pairs: number}>>();
   for (const c of pairCounts) {
-    const key = pairKey(c.model_a, c.model_b);
-    let byRater = byModels.get(key);
-    if (!byRater) byModels.set(key, (byRater = new Map()));
-    byRater.set(c.rater, (byRater.get(c.rater) ?? 0) + Number(c.pairs));
+    const i = place.get(c.model_a);
+    const j = place.get(c.model_b);
+    if (i === undefined || j === undefined || i === j) continue;
+    const [x, y] = i < j ? [i, j] : [j, i];
+    let counts = byRater.get(c.rater);
+    if (!counts) byRater.set(c.rater, (counts = new Map()));
+    const key = `${x} ${y}`;
+    const entry = counts.get(key) ?? {x, y, pairs: 0};
+    entry.pairs += Number(c.pairs);
+    counts.set(key, entry);
   }
   const sides = (x: number, y: number, rater: string | null, pairs: number, note: string): DefaultSides => {
     const shared: Side = rater === null ? {} : {rater};
     return {a: {model: models[x].model, ...shared}, b: {model: models[y].model, ...shared}, shared, pairs, note};
   };
-  const counted = (x: number, y: number) => `(${models[x].model}: ${models[x].n}, ${models[y].model}: ${models[y].n})`;
-  // Down the list of models: (1st, 2nd), (1st, 3rd), (2nd, 3rd), (1st, 4th), …
-  for (let y = 1; y < models.length; y++) {
-    for (let x = 0; x < y; x++) {
-      const byRater = byModels.get(pairKey(models[x].model, models[y].model));
-      if (!byRater) continue;
-      const unrated = byRater.get(null) ?? 0;
-      let rater: string | null = raters.length ? raters[0].rater : null;
-      let most = unrated + (rater === null ? 0 : byRater.get(rater) ?? 0);
-      for (const r of raters) {
-        const n = unrated + (byRater.get(r.rater) ?? 0);
-        if (n > most) [rater, most] = [r.rater, n];
+  const counted = (x: number, y: number) => `(${models[x].model}: ${models[x].n}, ${models[y].model}: ${models[y].n} episodes)`;
+  const candidates: (string | null)[] = raters.length ? raters.map((r) => r.rater) : [null];
+  for (const [k, rater] of candidates.entries()) {
+    // The rater's own items and the rater-less ones, per two models; ties go to the models with more episodes (the earlier places).
+    const under = new Map<string, {x: number; y: number; pairs: number}>();
+    for (const from of rater === null ? [null] : [rater, null]) {
+      for (const [key, e] of byRater.get(from) ?? []) {
+        const sum = under.get(key) ?? {x: e.x, y: e.y, pairs: 0};
+        sum.pairs += e.pairs;
+        under.set(key, sum);
       }
-      if (most === 0) continue;
-      const ratedBy = rater === null ? "" : `, rated by ${rater} (the rater that pairs the most of their items)`;
-      return sides(x, y, rater, most, `defaults: the two models with the most ${benchmark} episodes that pair on some item ${counted(x, y)}${ratedBy}: ${most} item${most === 1 ? "" : "s"} paired, summed over the metrics`);
     }
+    let best: {x: number; y: number; pairs: number} | null = null;
+    for (const e of under.values()) {
+      if (e.pairs > 0 && (!best || e.pairs > best.pairs || (e.pairs === best.pairs && (e.x < best.x || (e.x === best.x && e.y < best.y))))) best = e;
+    }
+    if (!best) continue;
+    const items = `${best.pairs} item${best.pairs === 1 ? "" : "s"} paired, summed over the metrics`;
+    if (rater === null) {
+      return sides(best.x, best.y, null, best.pairs, `defaults: the two models that pair on the most ${benchmark} items ${counted(best.x, best.y)}: ${items}`);
+    }
+    const r = raters[k];
+    const passed = k === 0 ? "" : ` (${raterName(raters[0].rater)} scored more, ${raters[0].n}, but no two models pair under it)`;
+    return sides(best.x, best.y, rater, best.pairs, `defaults: rated by ${raterName(rater)}, the rater that scored the most ${benchmark} episodes (${r.n})${passed}; ` +
+      `under it, the two models that pair on the most items ${counted(best.x, best.y)}: ${items}`);
   }
   const rater = raters.length ? raters[0].rater : null;
   return sides(0, 1, rater, 0, `defaults: the two models with the most ${benchmark} episodes ${counted(0, 1)}` +
-    (rater === null ? "" : `, rated by ${rater} (the rater with the most scores)`) + `; no two models pair on any item${rater === null ? "" : " under one rater"}, so nothing is tested`);
+    (rater === null ? "" : `, rated by ${raterName(rater)} (the rater that scored the most episodes)`) + `; no two models pair on any item${rater === null ? "" : " under one rater"}, so nothing is tested`);
 }
 
 /** Models by episodes, most first, ties by name: the order the default sides go down. */
 const byEpisodes = <T extends {model: string; n: number}>(models: readonly T[]): T[] => models.slice().sort((x, y) => y.n - x.n || (x.model < y.model ? -1 : 1));
 
+/** Raters by episodes scored, most first, ties by name. */
+const byScored = <T extends {rater: string; n: number}>(raters: readonly T[]): T[] => raters.slice().sort((x, y) => y.n - x.n || (x.rater < y.rater ? -1 : 1));
+
 /**
  * The default sides with the pair counts they were chosen from, counted by
- * `countPairs` (ModelPairCount over the rows of the models named, or of all
- * when null): first between the two models with the most episodes only,
- * which mostly pair, so that the rows of the others are joined only when
- * they do not. The same sides as defaultSidesFromCounts over every count.
+ * `countPairs` (ModelPairCount over the rows of every model; of the rater
+ * named and the rows with no rater, when one is): first under the rater that
+ * scored the most episodes only, which mostly pairs two models, so that the
+ * other raters' rows are joined only when it does not. The same sides as
+ * defaultSidesFromCounts over every count.
  */
-export async function countedDefaultSides(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterRows: readonly {rater: string; n: number}[],
-  countPairs: (models: readonly string[] | null) => Promise<ModelPairCount[]>): Promise<{defaults: DefaultSides; pairs: ModelPairCount[]}> {
-  const models = byEpisodes(modelEpisodes);
-  if (models.length < 2) return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, []), pairs: []};
-  const topTwo = await countPairs([models[0].model, models[1].model]);
-  const first = defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, topTwo);
-  if (first.pairs > 0) return {defaults: first, pairs: topTwo};
+export async function countedDefaultSides(benchmark: CompareBenchmark, modelEpisodes: readonly {model: string; n: number}[], raterEpisodes: readonly {rater: string; n: number}[],
+  countPairs: (models: readonly string[] | null, rater?: string) => Promise<ModelPairCount[]>): Promise<{defaults: DefaultSides; pairs: ModelPairCount[]}> {
+  if (modelEpisodes.length < 2) return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterEpisodes, []), pairs: []};
+  const [top] = byScored(raterEpisodes);
+  if (top) {
+    const under = await countPairs(null, top.rater);
+    const first = defaultSidesFromCounts(benchmark, modelEpisodes, raterEpisodes, under);
+    if (first.pairs > 0 && first.shared.rater === top.rater) return {defaults: first, pairs: under};
+  }
   const all = await countPairs(null);
-  return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterRows, all), pairs: all};
+  return {defaults: defaultSidesFromCounts(benchmark, modelEpisodes, raterEpisodes, all), pairs: all};
 }
 
 /**

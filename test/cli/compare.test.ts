@@ -53,9 +53,24 @@ describe("compare on the samples", () => {
     expect(c.statement).toContain("paired by the same episode and seat");
   });
 
-  it("SOTOPIA default: the two most-run models by the main judge, paired by task, partner and seat; the rest counted as unpaired", async () => {
+  it("SOTOPIA default: the rater that scored the most episodes, and the two models that pair most under it, paired by task, partner and seat; the rest counted as unpaired", async () => {
     const c = await compareFromArgs(store, "sotopia", [], [], holm);
-    expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "gpt-3.5-turbo", rater: "gpt-4"}]);
+    expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "llama-2-70b-chat", rater: "gpt-4"}]);
+    const scored = await rows<{rater: string; n: number}>(store.conn, `SELECT rater, count(DISTINCT episode_id)::INTEGER AS n FROM ratings JOIN episodes USING (episode_id)
+      WHERE benchmark = 'sotopia' GROUP BY rater ORDER BY n DESC, rater LIMIT 1`);
+    expect(scored).toEqual([{rater: "gpt-4", n: 232}]);
+    // Every two models compared under gpt-4, by the comparison itself: the default pair pairs the most items over the metrics.
+    const models = ["gpt-3.5-turbo", "gpt-4", "human", "llama-2-70b-chat", "mistral-7b-instruct"];
+    const paired = new Map<string, number>();
+    for (let j = 1; j < models.length; j++) {
+      for (let i = 0; i < j; i++) {
+        const x = await compareFromArgs(store, "sotopia", [`model=${models[i]}`, "rater=gpt-4"], [`model=${models[j]}`, "rater=gpt-4"], {...holm, resamples: 1});
+        paired.set(`${models[i]} ${models[j]}`, x.metrics.reduce((sum, m) => sum + m.nPaired, 0));
+      }
+    }
+    const most = Math.max(...paired.values());
+    expect([...paired].filter(([, n]) => n === most).map(([k]) => k)).toEqual(["gpt-4 llama-2-70b-chat"]);
+    expect(most).toBe(328);
     // Every gpt-4 seat's (scenario, characters, partner, seat), counted once: paired or unpaired on A.
     const tasksA = await one<number>(`SELECT count(DISTINCT (coalesce(e.scenario_id, e.scenario), p.agent, q.model, (SELECT string_agg(coalesce(agent_ref, character), ' & ' ORDER BY coalesce(agent_ref, character)) FROM participants WHERE episode_id = e.episode_id))) AS x
       FROM episodes e JOIN participants p USING (episode_id) JOIN participants q ON q.episode_id = e.episode_id AND q.agent <> p.agent
@@ -64,22 +79,22 @@ describe("compare on the samples", () => {
     expect(goal.nPaired + goal.unpairedA).toBe(tasksA);
     expect(c.unpaired.filter((u) => u.metric === "goal" && u.side === "A")).toHaveLength(goal.unpairedA);
     expect(goal.nPaired).toBeGreaterThan(0);
-    expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes that pair on some item (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater that pairs the most of their items): 296 items paired, summed over the metrics");
-    // 37 of the 8 dimensions' items pair: the note's count is the table's.
-    expect(c.metrics.map((m) => m.nPaired)).toEqual(Array(8).fill(37));
+    expect(c.notes[0]).toBe("defaults: rated by gpt-4, the rater that scored the most sotopia episodes (232); under it, the two models that pair on the most items (gpt-4: 107, llama-2-70b-chat: 91 episodes): 328 items paired, summed over the metrics");
+    // 41 of the 8 dimensions' items pair: the note's count is the table's.
+    expect(c.metrics.map((m) => m.nPaired)).toEqual(Array(8).fill(41));
   });
 
-  it("SOTOPIA default when the rater with the most scores rates one model only: the rater that pairs, not a comparison of nothing", async () => {
-    // "solo" rates gpt-4's seats five times over (4,800 scores, more than gpt-4's 3,712 as a rater): it pairs no two models.
+  it("SOTOPIA default counts the episodes a rater scored, not its scores: a rater of one model's seats many times over is not it", async () => {
+    // "solo" rates gpt-4's seats five times over (4,800 scores, more than gpt-4's 3,712 as a rater) on 107 episodes, fewer than gpt-4's 232: it pairs no two models.
     await store.conn.run("BEGIN TRANSACTION");
     try {
       await store.conn.run(`INSERT INTO ratings SELECT r.episode_id, r.agent, r.dimension, 'solo', 'human', r.value, NULL, 'solo-' || k, r.source_id
         FROM ratings r JOIN participants p USING (episode_id, agent) JOIN episodes e USING (episode_id), range(5) t(k)
         WHERE e.benchmark = 'sotopia' AND p.model = 'gpt-4' AND r.rater = 'gpt-4'`);
       const c = await compareFromArgs(store, "sotopia", [], [], holm);
-      expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "gpt-3.5-turbo", rater: "gpt-4"}]);
-      expect(c.notes[0]).toBe("defaults: the two models with the most sotopia episodes that pair on some item (gpt-4: 107, gpt-3.5-turbo: 91), rated by gpt-4 (the rater that pairs the most of their items): 296 items paired, summed over the metrics");
-      // The comparison the old rule chose (the rater with the most scores) pairs nothing.
+      expect([c.a, c.b]).toEqual([{model: "gpt-4", rater: "gpt-4"}, {model: "llama-2-70b-chat", rater: "gpt-4"}]);
+      expect(c.notes[0]).toMatch(/^defaults: rated by gpt-4, the rater that scored the most sotopia episodes \(232\); /);
+      // The comparison a rule by scores would choose pairs nothing.
       const old = await compareFromArgs(store, "sotopia", ["model=gpt-4", "rater=solo"], ["model=gpt-3.5-turbo", "rater=solo"], holm);
       expect(old.metrics.map((m) => m.nPaired)).toEqual(Array(8).fill(0));
       expect(old.metrics[0].test).toBe("paired t: no pairs; Wilcoxon signed-rank: no pairs");

@@ -171,7 +171,7 @@ describe("sides", () => {
     expect(onSide(r, {model: "y"})).toBe(false);
   });
 
-  it("defaults to the two models with the most episodes that pair, rated by the rater that pairs the most of their items", () => {
+  it("defaults to the rater that scored the most episodes, and under it the two models that pair on the most items", () => {
     const rows = [
       row({task: "1", metric: "m", value: 1, model: "b", rater: "judge"}),
       row({task: "2", metric: "m", value: 1, model: "b", rater: "judge"}),
@@ -181,7 +181,8 @@ describe("sides", () => {
     ];
     const d = defaultSides("sotopia", rows);
     expect([d.a, d.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
-    expect(d.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (a: 2, b: 2), rated by judge (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
+    // judge scored episodes 1, 2 of b, 1 of a and 1 of c (row() gives each task its own episode); a–b and a–c both pair once: a–b, the earlier places.
+    expect(d.note).toBe("defaults: rated by judge, the rater that scored the most sotopia episodes (4); under it, the two models that pair on the most items (a: 2, b: 2 episodes): 1 item paired, summed over the metrics");
   });
 
   it("goes down the models and raters to the first comparison that pairs something", () => {
@@ -197,33 +198,44 @@ describe("sides", () => {
     ];
     const d = defaultSides("sotopia", rows);
     expect([d.a, d.b]).toEqual([{model: "b", rater: "person"}, {model: "a", rater: "person"}]);
-    expect(d.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (b: 3, a: 2), rated by person (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
+    expect(d.note).toBe("defaults: rated by person, the rater that scored the most sotopia episodes (2) (judge scored more, 5, but no two models pair under it); under it, the two models that pair on the most items (b: 3, a: 2 episodes): 1 item paired, summed over the metrics");
     expect(compareRuns("sotopia", rows, d.a, d.b, {adjust: "none"}).metrics[0].nPaired).toBe(1);
     // Without person, a and b pair nothing; a and c neither; b and c neither: the two largest, and the note says so.
     const none = defaultSides("sotopia", rows.filter((r) => r.rater !== "person"));
     expect([none.a, none.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
-    expect(none.note).toBe("defaults: the two models with the most sotopia episodes (a: 2, b: 2), rated by judge (the rater with the most scores); no two models pair on any item under one rater, so nothing is tested");
+    expect(none.note).toBe("defaults: the two models with the most sotopia episodes (a: 2, b: 2 episodes), rated by judge (the rater that scored the most episodes); no two models pair on any item under one rater, so nothing is tested");
   });
 
-  it("counts pairs of the two largest models first, and of every model only when those two pair nothing", async () => {
+  it("counts pairs under the rater that scored the most episodes first, and under every rater only when no two models pair under it", async () => {
     const models = [{model: "a", n: 5}, {model: "b", n: 4}, {model: "c", n: 3}];
-    const raters = [{rater: "judge", n: 9}];
-    const all = [{model_a: "a", model_b: "b", rater: "judge", pairs: 2}, {model_a: "a", model_b: "c", rater: "judge", pairs: 7}];
-    const asked: (readonly string[] | null)[] = [];
-    const counter = (counts: typeof all) => async (only: readonly string[] | null) => {
-      asked.push(only);
-      return only ? counts.filter((c) => only.includes(c.model_a) && only.includes(c.model_b)) : counts;
+    const raters = [{rater: "judge", n: 9}, {rater: "person", n: 2}];
+    const all = [{model_a: "a", model_b: "b", rater: "judge", pairs: 2}, {model_a: "a", model_b: "c", rater: "judge", pairs: 7},
+      {model_a: "b", model_b: "c", rater: "person", pairs: 1}];
+    const asked: (string | null)[] = [];
+    const counter = (counts: typeof all) => async (only: readonly string[] | null, rater?: string) => {
+      expect(only).toBeNull();
+      asked.push(rater ?? null);
+      return rater === undefined ? counts : counts.filter((c) => c.rater === rater);
     };
     const paired = await countedDefaultSides("sotopia", models, raters, counter(all));
-    expect(asked).toEqual([["a", "b"]]);
-    expect([paired.defaults.a, paired.defaults.b, paired.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}, 2]);
+    expect(asked).toEqual(["judge"]);
+    // a–c pair on 7 items under judge, more than a–b's 2 though b has more episodes than c.
+    expect([paired.defaults.a, paired.defaults.b, paired.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}, 7]);
     expect(paired.defaults).toEqual(defaultSidesFromCounts("sotopia", models, raters, all));
     asked.length = 0;
-    const apart = all.slice(1);
+    const apart = all.slice(2);
     const later = await countedDefaultSides("sotopia", models, raters, counter(apart));
-    expect(asked).toEqual([["a", "b"], null]);
-    expect([later.defaults.a, later.defaults.b, later.defaults.pairs]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}, 7]);
+    expect(asked).toEqual(["judge", null]);
+    expect([later.defaults.a, later.defaults.b, later.defaults.pairs]).toEqual([{model: "b", rater: "person"}, {model: "c", rater: "person"}, 1]);
     expect(later.pairs).toEqual(apart);
+    expect(later.defaults).toEqual(defaultSidesFromCounts("sotopia", models, raters, apart));
+  });
+
+  it("names the pooled annotators as such", () => {
+    const d = defaultSidesFromCounts("sotopia", [{model: "a", n: 3}, {model: "b", n: 3}], [{rater: "humans", n: 6}, {rater: "rater-03", n: 2}],
+      [{model_a: "a", model_b: "b", rater: "humans", pairs: 3}, {model_a: "a", model_b: "b", rater: "rater-03", pairs: 1}]);
+    expect([d.a, d.b]).toEqual([{model: "a", rater: "humans"}, {model: "b", rater: "humans"}]);
+    expect(d.note).toBe("defaults: rated by humans (the annotators pooled), the rater that scored the most sotopia episodes (6); under it, the two models that pair on the most items (a: 3, b: 3 episodes): 3 items paired, summed over the metrics");
   });
 
   it("takes a later model when the two largest share nothing, and counts rater-less rows under any rater", () => {
@@ -237,6 +249,6 @@ describe("sides", () => {
     ];
     const d = defaultSides("hsii", rows);
     expect([d.a, d.b]).toEqual([{model: "a", rater: "judge"}, {model: "c", rater: "judge"}]);
-    expect(d.note).toBe("defaults: the two models with the most hsii episodes that pair on some item (a: 2, c: 1), rated by judge (the rater that pairs the most of their items): 1 item paired, summed over the metrics");
+    expect(d.note).toBe("defaults: rated by judge, the rater that scored the most hsii episodes (4); under it, the two models that pair on the most items (a: 2, c: 1 episodes): 1 item paired, summed over the metrics");
   });
 });
