@@ -16,6 +16,30 @@ export interface SotopiaTableOptions {
   best?: readonly BestModel[];
   /** Prefix of every data-testid, so a second table on a page (e.g. the SOTOPIA-hard subset) keeps them unique. */
   testIdPrefix?: string;
+  /** Where a model's n on a dimension links to: the episode viewer's list of exactly those scored agents (episodeListHref). */
+  href?: (model: string, dimension: string) => string;
+}
+
+/** Below this n a cell says it rests on few scores (issue 33, item 6). */
+export const SMALL_N = 5;
+
+/**
+ * An n as a table shows it: a link to its episodes when `href` is given, and
+ * "(n < 5)" beside it when it is small, so a mean on three agents does not
+ * read like one on three hundred.
+ */
+export function nContent(n: number, href?: string): Node[] {
+  const nodes: Node[] = [];
+  if (href) {
+    const a = el("a", String(n), "value drill");
+    a.href = href;
+    a.title = `the ${n} scored agent${n === 1 ? "" : "s"} behind this number, in the episode viewer`;
+    nodes.push(a);
+  } else {
+    nodes.push(el("span", String(n), "value"));
+  }
+  if (n < SMALL_N) nodes.push(el("small", " (n < 5)", "small-n"));
+  return nodes;
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
@@ -26,16 +50,22 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, classN
 }
 
 /** One numeric cell, addressable by tests as `data-testid="<stat>-<model>-<dimension>"`, its exact value in data-value. */
-function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, value: number | undefined, digits: number, prefix: string): HTMLTableCellElement {
+function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, value: number | undefined, digits: number, prefix: string, href?: string): HTMLTableCellElement {
   const td = el("td", undefined, `num ${stat}`);
   td.setAttribute("data-testid", `${prefix}${stat}-${model}-${dimension}`);
   if (value === undefined || Number.isNaN(value)) {
     td.append(el("span", "–", "value"));
   } else {
     td.dataset.value = String(value);
-    td.append(el("span", stat === "n" ? String(value) : value.toFixed(digits), "value"));
+    if (stat === "n") td.append(...nContent(value, href));
+    else td.append(el("span", value.toFixed(digits), "value"));
   }
   return td;
+}
+
+/** The other shown models whose mean on `dimension` equals `mean`. */
+function tiedWith(rows: readonly ModelAggregate[], model: string, dimension: string, mean: number): string[] {
+  return rows.filter((r) => r.dimension === dimension && r.model !== model && r.n > 0 && r.mean === mean).map((r) => r.model);
 }
 
 /** The table behind the SOTOPIA chart. Missing model × dimension pairs show a dash. */
@@ -79,7 +109,13 @@ export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: Soto
       const agg = byKey.get(`${model}\u0000${line.key}`);
       const mean = statCell("mean", model, line.key, agg?.mean, digits, testIdPrefix);
       const best = bestOf.get(line.key);
-      if (agg && best?.best === model) {
+      // A lead of exactly nothing crowns no one: when the second mean equals the first, the cell says it is tied instead.
+      const second = best?.second ? byKey.get(`${best.second}\u0000${line.key}`) : undefined;
+      const tied = agg !== undefined && best?.best === model && second !== undefined && second.mean === agg.mean;
+      if (tied) {
+        mean.dataset.tied = "yes";
+        mean.title = `tied for the highest mean with ${tiedWith(rows, model, line.key, agg.mean).join(", ")}: no model is marked best`;
+      } else if (agg && best?.best === model) {
         mean.classList.add("best");
         mean.dataset.best = best.significant ? "*" : "yes";
         const p = !best.test ? "" : Number.isNaN(best.test.p)
@@ -88,7 +124,8 @@ export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: Soto
         mean.title = `highest mean on this dimension${p}`;
         if (best.significant) mean.append(el("sup", "*", "mark"));
       }
-      tr.append(mean, statCell("sd", model, line.key, agg?.sd, digits, testIdPrefix), statCell("n", model, line.key, agg?.n, digits, testIdPrefix));
+      tr.append(mean, statCell("sd", model, line.key, agg?.sd, digits, testIdPrefix),
+        statCell("n", model, line.key, agg?.n, digits, testIdPrefix, agg && options.href ? options.href(model, line.key) : undefined));
     }
   }
   return table;

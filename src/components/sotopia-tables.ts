@@ -9,13 +9,17 @@ import type {ComparedCell} from "../lib/sotopia-significance.js";
 import {groupKey, type DimensionChoice, type GroupKey, type WordsPerTurnRow} from "../client/sotopia.js";
 import {taskLabel, type HardTask, type TaskInfo} from "../lib/sotopia.js";
 import {el, fixed, numCell} from "./dom.js";
+import {nContent} from "./sotopia-table.js";
 import {pText} from "../lib/agreement.js";
 
 /** "model with partner", how a (model, partner) group is named everywhere on the page. */
 export const groupLabel = (g: GroupKey): string => `${g.model} with ${g.partner || "no partner"}`;
 
-/** The matrix as a table: one row per (model, partner) cell with mean, sd and n. */
-export function pairMatrixTable(cells: readonly PairCell[], {digits = 2}: {digits?: number} = {}): HTMLTableElement {
+/**
+ * The matrix as a table: one row per (model, partner) cell with mean, sd and
+ * n; each n links to its scored agents in the episode viewer when `href` is given.
+ */
+export function pairMatrixTable(cells: readonly PairCell[], {digits = 2, href}: {digits?: number; href?: (model: string, partner: string) => string} = {}): HTMLTableElement {
   const table = el("table", undefined, "numeric pair-matrix");
   table.setAttribute("data-testid", "pair-matrix-table");
   const head = table.createTHead().insertRow();
@@ -28,10 +32,17 @@ export function pairMatrixTable(cells: readonly PairCell[], {digits = 2}: {digit
     tr.append(
       numCell(fixed(c.mean, digits), c.mean, `pair-mean-${c.model}-${c.partner}`),
       numCell(fixed(sd, digits), sd),
-      numCell(String(c.n), c.n, undefined, "num n"),
+      nCell(c.n, `pair-n-${c.model}-${c.partner}`, href?.(c.model, c.partner)),
     );
   }
   return table;
+}
+
+/** An n cell: the number as a link to its episodes, "(n < 5)" beside a small one. */
+function nCell(n: number, testId: string, href?: string): HTMLTableCellElement {
+  const td = numCell("", n, testId, "num n");
+  td.append(...nContent(n, href));
+  return td;
 }
 
 /**
@@ -42,7 +53,13 @@ export function pairMatrixTable(cells: readonly PairCell[], {digits = 2}: {digit
 export function referenceComparisonTable(
   groups: readonly GroupKey[],
   byDimension: ReadonlyMap<string, ReadonlyMap<string, ComparedCell>>,
-  {dimensions, reference, digits = 2}: {dimensions: readonly DimensionChoice[]; reference: GroupKey | null; digits?: number},
+  {dimensions, reference, digits = 2, href}: {
+    dimensions: readonly DimensionChoice[];
+    reference: GroupKey | null;
+    digits?: number;
+    /** Where a group's mean on a dimension links to: its scored agents in the episode viewer. */
+    href?: (group: GroupKey, dimension: string) => string;
+  },
 ): HTMLTableElement {
   const table = el("table", undefined, "numeric reference-comparison");
   table.setAttribute("data-testid", "reference-comparison");
@@ -64,7 +81,13 @@ export function referenceComparisonTable(
     tr.append(th);
     for (const d of dimensions) {
       const c = byDimension.get(d.key)?.get(groupKey(g));
-      const td = numCell(c ? fixed(c.mean, digits) : "–", c?.mean, `t3-${g.model}-${g.partner}-${d.key}`);
+      const td = numCell(c && href ? "" : c ? fixed(c.mean, digits) : "–", c?.mean, `t3-${g.model}-${g.partner}-${d.key}`);
+      if (c && href) {
+        const a = el("a", fixed(c.mean, digits), "drill");
+        a.href = href(g, d.key);
+        td.append(a);
+      }
+      if (c && c.n < 5) td.append(el("small", " (n < 5)", "small-n"));
       if (c) {
         td.dataset.n = String(c.n);
         if (c.isReference) td.title = `reference group, n = ${c.n}`;

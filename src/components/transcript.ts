@@ -2,9 +2,9 @@
 // raters' rationales. Every string here comes from logs and is untrusted, so
 // it only ever reaches the page through textContent (never innerHTML).
 
-import type {Dimension} from "../lib/dimensions.js";
+import {sotopiaDimension, type Dimension} from "../lib/dimensions.js";
 import {overallScore} from "../lib/sotopia.js";
-import {benchmarkLabel, type EpisodeDetail, type EpisodeSummary, type Message, type Participant, type Rating} from "../client/episodes.js";
+import {benchmarkLabel, type FilteredList, type ScoredInstance, type EpisodeDetail, type EpisodeSummary, type Message, type Participant, type Rating} from "../client/episodes.js";
 
 /** participants.model of a speaker whose lines come from the benchmark's data (loaders/queries/store-contents.ts). */
 const DATASET_MODEL = "dataset";
@@ -189,4 +189,55 @@ export function sideBySideView(
   for (const side of sides) grid.append(episodeSideView(side.detail, side.id, side.notFound, overall));
   root.append(nav, grid);
   return root;
+}
+
+/** How a filtered list names its dimension: "Goal completion (GOAL)", or overall as the SOTOPIA page defines it. */
+export function listDimensionName(key: string): string {
+  if (key === "overall") return "Overall (the mean of the seven dimensions)";
+  const d = sotopiaDimension(key);
+  return d ? `${d.name} (${d.abbrev})` : key;
+}
+
+/**
+ * The sentence above a filtered list: what it counts (filteredCountText), or
+ * why it is empty; `data-n` holds the number of rows, which a link's n must
+ * equal. A link back to the whole list follows. Text only: names come from logs.
+ */
+export function filteredNote(list: FilteredList, text: string): HTMLElement {
+  const p = el("p", undefined, list.refusal ? "warning" : undefined);
+  p.setAttribute("data-testid", "filtered-count");
+  p.dataset.n = String(list.rows.length);
+  const all = el("a", "every episode");
+  all.href = "./episodes";
+  p.append(el("span", text), document.createTextNode(" Show "), all, document.createTextNode(" instead."));
+  return p;
+}
+
+/** A score as the list shows it: integers as they are, other means to two decimals (the exact value on hover). */
+const scoreText = (v: number): string => (Number.isInteger(v) ? String(v) : v.toFixed(2));
+
+/** The scenario of a listed row: its codename, else the scenario's first words, else its id; the id on hover. */
+function scenarioCell(row: Pick<ScoredInstance, "codename" | "scenario" | "scenario_id">): HTMLElement {
+  const words = row.scenario.split(/\s+/).filter(Boolean);
+  const text = row.codename || (words.length ? words.slice(0, 8).join(" ") + (words.length > 8 ? " …" : "") : row.scenario_id);
+  const span = el("span", text);
+  if (row.scenario_id) span.title = row.scenario_id;
+  return span;
+}
+
+/** Inputs.table's options for a filtered list: one row per scored agent, its score beside the episode. */
+export function filteredTableOptions(list: FilteredList) {
+  return {
+    columns: ["episode_id", "agent", "model", "partner", "value", "scenario_id"],
+    header: {episode_id: "Episode", agent: "Seat", model: "Model", partner: "Partner", value: `Score (${list.filters.rater ?? ""})`, scenario_id: "Scenario"},
+    format: {
+      value: (v: number) => {
+        const span = el("span", scoreText(v));
+        span.title = String(v);
+        return span;
+      },
+      partner: (p: string) => p || "–",
+      scenario_id: (_: string, i: number, rows: readonly ScoredInstance[]) => scenarioCell(rows[i]!),
+    },
+  };
 }
