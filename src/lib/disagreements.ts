@@ -110,3 +110,49 @@ export function rationaleText(item: Disagreement, side: RaterChoice, rationales:
 
 /** The episode ids whose rationales a list of items needs. */
 export const episodesOf = (items: readonly Disagreement[]): string[] => [...new Set(items.map((i) => i.episode_id))];
+
+/** One list the agreement page can show: rater A against B (null: the annotators among themselves) on one dimension (null: every dimension). */
+export interface DisagreementList {
+  a: string;
+  b: string | null;
+  dimension: string | null;
+  /** The instances ranked, before the cut to the top: what the page's default choice maximises. */
+  paired: number;
+  items: Disagreement[];
+}
+
+/**
+ * Every list the agreement page offers, each cut to its top `perList`: an
+ * LLM or rule rater against the humans or another such rater, an annotator
+ * against the other annotators' mean, and the annotators among themselves, on
+ * every dimension and each one alone. Lists with nothing paired are left out.
+ * Mirror images (the humans against a judge) and pairs of named annotators
+ * are the CLI's alone: at a few dozen annotators those pairs would outnumber
+ * everything else the page ships.
+ */
+export function disagreementLists(scores: readonly RaterScore[], dimensions: readonly string[], perList = DEFAULT_DISAGREEMENT_LIMIT): DisagreementList[] {
+  const kinds = new Map<string, string>();
+  for (const s of scores) kinds.set(s.rater, s.rater_kind);
+  const names = [...kinds.keys()].sort(before);
+  const machines = names.filter((r) => kinds.get(r) !== "human");
+  const annotators = names.filter((r) => kinds.get(r) === "human");
+  const hasHumans = annotators.length > 0;
+  const pairs: [RaterChoice, RaterChoice | null][] = [
+    ...machines.flatMap((r): [RaterChoice, RaterChoice | null][] => [...(hasHumans ? [[{rater: r}, HUMANS] as [RaterChoice, RaterChoice]] : []), ...machines.filter((o) => o !== r).map((o): [RaterChoice, RaterChoice] => [{rater: r}, {rater: o}])]),
+    ...(hasHumans ? [[HUMANS, null] as [RaterChoice, null]] : []),
+    ...(annotators.length > 1 ? annotators.map((r): [RaterChoice, RaterChoice] => [{rater: r}, HUMANS]) : []),
+  ];
+  const name = (c: RaterChoice) => (c === HUMANS ? HUMANS : c.rater);
+  const out: DisagreementList[] = [];
+  for (const [a, b] of pairs) {
+    const all = disagreements(scores, a, b, {limit: Infinity});
+    if (!all.length) continue;
+    const head = {a: name(a), b: b === null ? null : name(b)};
+    out.push({...head, dimension: null, paired: all.length, items: all.slice(0, perList)});
+    for (const dimension of dimensions) {
+      const mine = all.filter((i) => i.dimension === dimension);
+      if (mine.length) out.push({...head, dimension, paired: mine.length, items: mine.slice(0, perList)});
+    }
+  }
+  return out;
+}
