@@ -41,8 +41,11 @@ export function reliabilityDimensionTable(report: ReliabilityReport, dimension: 
   table.setAttribute("data-testid", `reliability-${dimension.key}`);
   table.createCaption().textContent = `${dimension.name} (${dimension.abbrev})`;
   const head = table.createTHead().insertRow();
-  for (const label of ["", "n", `α (${o.metric})`, `ICC(${o.iccForm})`, "ICC p (adj.)", `κ (${o.weighting})`, "AC1", "r", "ρ", "bias A − B [95% limits]", "slope p (adj.)", "stands in?"]) {
-    head.append(headCell(label, {className: label === "" ? undefined : "num"}));
+  // One column, two statistics: Cohen's weighted κ pairs A with B, and the annotators' row (many raters, not a pair) holds Fleiss' κ.
+  const kappaLabel = `κ: Cohen's ${o.weighting} / annotators Fleiss'`;
+  for (const label of ["", "n", `α (${o.metric})`, `ICC(${o.iccForm})`, "ICC p (adj.)", kappaLabel, "AC1", "r", "ρ", "bias A − B [95% limits]", "slope p (adj.)", "stands in?"]) {
+    const th = head.appendChild(headCell(label, {className: label === "" ? undefined : "num"}));
+    if (label === kappaLabel) th.title = `Cohen's κ with ${o.weighting} weights in the rows of A against B; Fleiss' κ (unweighted, on the same bins) in the row among the annotators`;
   }
   const body = table.createTBody();
   for (const j of report.judges.filter((x) => x.dimension === dimension.key)) {

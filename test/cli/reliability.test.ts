@@ -49,7 +49,10 @@ describeWithFixtures("report reliability on the real Sotopia-π annotations", ()
     }
     // 154 episodes, 147 of them with two or more annotators, in 14 scenarios.
     expect(report.notes).toContain("intervals (*_lo, *_hi): 95% percentile bootstrap over scenarios (clustered), 200 resamples, seed 5 (--resamples, --seed, --interval percentile|bca, --cluster scenario)");
-    expect(report.notes.find((n) => n.startsWith("ICC among annotators"))).toContain("left out: believability 2 of 294 (ICC on 292 items with 2 annotators)");
+    // The note names the form the values are (the default two-way one) and the one-way form that fits the design, never the other way round.
+    const iccNote = report.notes.find((n) => n.startsWith("icc among annotators"));
+    expect(iccNote).toContain("icc among annotators: ICC(2,1): two-way random, absolute agreement, single rater (McGraw–Wong ICC(A,1)), as --icc chooses");
+    expect(iccNote).toContain("a one-way design: --icc 1,1 fits it, the values here are ICC(2,1)); left out: believability 2 of 294 (ICC on 292 items with 2 annotators)");
     const again = await getReport("reliability").run(store, {reliability: {resamples: "200", seed: "5", cluster: "scenario"}});
     expect(again.rows).toEqual(report.rows);
   });

@@ -7,7 +7,7 @@ import {EPISODE_SCENARIOS_SQL} from "../../queries/reliability.js";
 import {rows, type Store} from "../../store/db.js";
 import {coverageText, defaultJudge, HUMANS, raterLabel, reportedP, type RaterChoice, type RaterCoverage, type RaterScore} from "../../../src/lib/agreement.js";
 import {SOTOPIA_DIMENSIONS} from "../../../src/lib/dimensions.js";
-import {ICC_FORM_LABELS, iccForm} from "../../../src/lib/icc.js";
+import {ICC_FORM_LABELS, iccForm, type IccForm} from "../../../src/lib/icc.js";
 import {kappaWeighting} from "../../../src/lib/kappa.js";
 import {alphaMetric} from "../../../src/lib/krippendorff.js";
 import {MULTIPLICITY_LABELS, multiplicityMethod} from "../../../src/lib/multiplicity.js";
@@ -75,6 +75,19 @@ export async function reliabilityCliReport(store: Store, options: {raters?: stri
   return reliabilityTable(report, coverage.lines);
 }
 
+/**
+ * What the annotators' icc values are. They are the --icc form, like the
+ * judges'; the design (columns in annotator-name order, not the same people on
+ * every item) is one-way, so a two-way form gets the one-way form named as
+ * the one that fits, instead of a note that seemed to describe the values.
+ */
+function annotatorIccNote(form: IccForm, leftOut: readonly string[]): string {
+  const oneWay = form.startsWith("1,");
+  return `icc among annotators: ${ICC_FORM_LABELS[form]}, as --icc chooses, on the items with the most common number of annotators ` +
+    `(columns in annotator-name order, not the same people on every item${oneWay ? ": the one-way form fits that design" : `, a one-way design: --icc 1,${form.slice(2)} fits it, the values here are ICC(${form})`})` +
+    (leftOut.length ? `; left out: ${leftOut.join("; ")}` : "");
+}
+
 /** The report as one table: the judge rows, then the annotators' rows, with notes saying every option. */
 export function reliabilityTable(report: ReliabilityReport, coverage: readonly string[] = []): ResultTable {
   const o = report.options;
@@ -115,7 +128,7 @@ export function reliabilityTable(report: ReliabilityReport, coverage: readonly s
       `intervals (*_lo, *_hi): ${first ? intervalNote(first) : `${o.resamples} resamples, seed ${o.seed}`} (--resamples, --seed, --interval percentile|bca, --cluster scenario)` +
         (o.cluster && report.unclustered ? `; ${report.unclustered} episodes without a scenario drawn as their own cluster` : ""),
       `p-values adjusted over the table's family (each statistic's tests across raters and dimensions): ${MULTIPLICITY_LABELS[o.adjust]} (--adjust holm|bh|none)`,
-      ...(leftOut.length ? [`ICC among annotators on items with the most common number of annotators (columns in annotator-name order, not the same people on every item: ICC(1,·) fits that design); left out: ${leftOut.join("; ")}`] : []),
+      ...(report.annotators.length ? [annotatorIccNote(o.iccForm, leftOut)] : []),
       reliabilityThresholdsText(report),
       ...verdictLines,
       ...Object.values(RELIABILITY_EXPLAINED),
