@@ -22,6 +22,7 @@ import {multiplicityMethod} from "../../src/lib/multiplicity.js";
 import {INTERVAL_METHODS, type IntervalMethod} from "../../src/lib/resample.js";
 import {APPOINTMENT_PARTNERS, type AppointmentPartners} from "../../src/lib/stss.js";
 import {unknownName} from "./unknown-name.js";
+import {sampleCaution, sampleNotes} from "../../src/lib/compare-small.js";
 
 export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE …] [--b KEY=VALUE …] [--format table|csv|json] [--adjust holm|bh|none] " +
   "[--resamples N] [--seed S] [--interval percentile|bca] [--cluster scenario] [--unpaired] [--changed N] [--win-policy mean|strict|first] [--appointment-partners target|all] [--db FILE]";
@@ -115,14 +116,14 @@ const num = (flag: string, value: string | undefined, ok: (n: number) => boolean
 
 /** The comparison's tables: one row per metric, the changed items, the unpaired items; an HSII comparison's header names its win policy. */
 export function comparisonTables(c: Comparison, winPolicy: WinPolicy = "mean"): ResultTable[] {
-  const notes = [c.statement, ...(c.benchmark === "hsii" ? [winPolicyNote(winPolicy)] : []), ...c.notes];
+  const notes = [c.statement, ...(c.benchmark === "hsii" ? [winPolicyNote(winPolicy)] : []), ...c.notes, ...sampleNotes(c)];
   return [
     {
       title: `Compare ${c.benchmark}: B − A per metric${c.benchmark === "hsii" ? ` (win policy ${winPolicy})` : ""}`,
       notes,
-      columns: ["metric", "kind", "n_paired", "n_unpaired_a", "n_unpaired_b", "mean_a", "mean_b", "difference", "lo", "hi", "boot_lo", "boot_hi", "p", "p_adjusted", "p_wilcoxon", "test"],
+      columns: ["metric", "kind", "n_paired", "caution", "n_unpaired_a", "n_unpaired_b", "mean_a", "mean_b", "difference", "lo", "hi", "boot_lo", "boot_hi", "p", "p_adjusted", "p_wilcoxon", "test"],
       rows: c.metrics.map((m) => ({
-        metric: m.metric, kind: m.kind, n_paired: m.nPaired, n_unpaired_a: m.unpairedA, n_unpaired_b: m.unpairedB, mean_a: m.meanA, mean_b: m.meanB,
+        metric: m.metric, kind: m.kind, n_paired: m.nPaired, caution: sampleCaution(m), n_unpaired_a: m.unpairedA, n_unpaired_b: m.unpairedB, mean_a: m.meanA, mean_b: m.meanB,
         difference: m.difference, lo: m.lo, hi: m.hi, boot_lo: m.bootLo, boot_hi: m.bootHi, p: m.p, p_adjusted: m.pAdjusted, p_wilcoxon: m.pWilcoxon, test: m.test,
       })),
     },
@@ -370,7 +371,7 @@ export async function compareCommand(argv: string[]): Promise<number> {
   const tables = comparisonTables(comparison, winPolicy ?? "mean");
   if (format === "json") {
     process.stdout.write(JSON.stringify({
-      statement: comparison.statement, notes: comparison.notes, benchmark: comparison.benchmark,
+      statement: comparison.statement, notes: [...comparison.notes, ...sampleNotes(comparison)], benchmark: comparison.benchmark,
       ...(comparison.benchmark === "hsii" ? {win_policy: winPolicy ?? "mean"} : {}), a: comparison.a, b: comparison.b, pairing: comparison.pairing,
       metrics: JSON.parse(render(tables[0], "json")).rows, changed: JSON.parse(render(tables[1], "json")).rows, unpaired: JSON.parse(render(tables[2], "json")).rows,
     }, null, 2) + "\n");

@@ -6,6 +6,7 @@
 // reshapes the comparison for the forest plot.
 
 import {aq} from "./arquero.js";
+import {sampleFlags} from "../lib/compare-small.js";
 import type {CompareBenchmark, Comparison} from "../lib/compare.js";
 import {rowsFileKey, type CompareRequest, type PageComparison} from "./compare-summary.js";
 import type {WorkerAnswer, WorkerAsk} from "./compare-worker.js";
@@ -51,7 +52,9 @@ export function startCompareWorker(urls: Readonly<Record<CompareBenchmark, strin
 
 /** The forest plot's rows: one per metric with its difference and interval, and whether its adjusted p is below 0.05. */
 export function forestRows(c: Comparison, interval: "t" | "bootstrap"): {metric: string; difference: number; lo: number; hi: number; significant: string}[] {
-  return aq.from(c.metrics)
+  // An interval on df ≤ 2 is not drawn (src/lib/compare-small.ts): its point stays, its ends are NaN, which the plot skips.
+  const weak = new Set(c.metrics.filter((m) => sampleFlags(m).weak).map((m) => m.metric));
+  return aq.from(c.metrics.map((m) => (weak.has(m.metric) ? {...m, lo: NaN, hi: NaN, bootLo: NaN, bootHi: NaN, weak: true} : {...m, weak: false})))
     .params({boot: interval === "bootstrap"})
     .derive({
       lo: (d: {lo: number; bootLo: number}, $: {boot: boolean}) => ($.boot ? d.bootLo : d.lo),
@@ -59,6 +62,6 @@ export function forestRows(c: Comparison, interval: "t" | "bootstrap"): {metric:
       significant: (d: {pAdjusted: number}) => (d.pAdjusted < 0.05 ? "adjusted p < 0.05" : "adjusted p ≥ 0.05"),
     })
     .select("metric", "difference", "lo", "hi", "significant")
-    .filter(aq.escape((d: {lo: number; hi: number}) => Number.isFinite(d.lo) && Number.isFinite(d.hi)))
+    .filter(aq.escape((d: {lo: number; hi: number; metric: string}) => weak.has(d.metric) || (Number.isFinite(d.lo) && Number.isFinite(d.hi))))
     .objects() as {metric: string; difference: number; lo: number; hi: number; significant: string}[];
 }

@@ -20,8 +20,10 @@ export function forestPlot(rows: readonly ForestRow[], {width, interval}: {width
   let lo = 0;
   let hi = 0;
   for (const r of rows) {
-    lo = Math.min(lo, r.lo, r.difference);
-    hi = Math.max(hi, r.hi, r.difference);
+    // A metric whose interval is not drawn (df ≤ 2, src/lib/compare-small.ts) has no ends: its point alone sets the domain.
+    const drawn = Number.isFinite(r.lo) && Number.isFinite(r.hi);
+    lo = Math.min(lo, drawn ? r.lo : r.difference, r.difference);
+    hi = Math.max(hi, drawn ? r.hi : r.difference, r.difference);
   }
   const scale = lo < hi ? {domain: [lo, hi], nice: true} : {domain: [-1, 1]};
   const color = {field: "significant", type: "nominal" as const, title: null,
@@ -29,11 +31,11 @@ export function forestPlot(rows: readonly ForestRow[], {width, interval}: {width
   return {
     width: Math.max(200, width - 260),
     height: {step: 26},
-    data: {values: rows.map((r) => ({...r}))},
+    data: {values: rows.map((r) => (Number.isFinite(r.lo) && Number.isFinite(r.hi) ? {...r} : {...r, lo: null, hi: null, interval: "not drawn: too few pairs to be informative"}))},
     config: {view: {stroke: null}, axis: {labelLimit: 220}},
     layer: [
       {mark: {type: "rule", color: "#999", strokeDash: [4, 3]}, encoding: {x: {datum: 0, type: "quantitative", scale}}},
-      {mark: {type: "rule", strokeWidth: 2}, encoding: {y, x: {field: "lo", type: "quantitative", title: `difference B − A with its ${interval} interval`, scale}, x2: {field: "hi"}, color}},
+      {mark: {type: "rule", strokeWidth: 2}, transform: [{filter: "datum.lo != null && datum.hi != null"}], encoding: {y, x: {field: "lo", type: "quantitative", title: `difference B − A with its ${interval} interval`, scale}, x2: {field: "hi"}, color}},
       {mark: {type: "point", filled: true, size: 70, tooltip: true}, encoding: {y, x: {field: "difference", type: "quantitative", scale}, color}},
     ],
   };

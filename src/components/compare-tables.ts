@@ -5,6 +5,7 @@
 
 import {sideBySideHref} from "../lib/compare-keys.js";
 import type {Comparison} from "../lib/compare.js";
+import {sampleFlags} from "../lib/compare-small.js";
 import {el, fixed, numCell, pValue, titledText} from "./dom.js";
 
 const id = (metric: string, what: string) => `compare-${metric}-${what}`;
@@ -21,7 +22,20 @@ export function metricTable(c: Comparison): HTMLTableElement {
   for (const m of c.metrics) {
     const tr = body.insertRow();
     tr.append(el("th", m.metric, "dim"));
-    tr.append(numCell(String(m.nPaired), m.nPaired, id(m.metric, "n-paired")), numCell(String(m.unpairedA), m.unpairedA, id(m.metric, "unpaired-a")),
+    const flags = sampleFlags(m);
+    const nPaired = numCell(String(m.nPaired), m.nPaired, id(m.metric, "n-paired"));
+    if (flags.small) {
+      // Beside the number, in words, not a colour alone.
+      const mark = el("span", " small sample", "compare-small");
+      mark.title = flags.small;
+      mark.setAttribute("data-testid", id(m.metric, "small"));
+      // Inline, not in style.css: the mark must read loudly on any page that draws this table.
+      mark.style.fontWeight = "bold";
+      mark.style.color = "#b03a2e";
+      nPaired.append(mark);
+      nPaired.classList.add("compare-small-n");
+    }
+    tr.append(nPaired, numCell(String(m.unpairedA), m.unpairedA, id(m.metric, "unpaired-a")),
       numCell(String(m.unpairedB), m.unpairedB, id(m.metric, "unpaired-b")));
     tr.append(numCell(fixed(m.meanA, 3), m.meanA, id(m.metric, "mean-a")), numCell(fixed(m.meanB, 3), m.meanB, id(m.metric, "mean-b")),
       numCell(fixed(m.difference, 3), m.difference, id(m.metric, "difference")));
@@ -31,6 +45,15 @@ export function metricTable(c: Comparison): HTMLTableElement {
     const boot = numCell(`${fixed(m.bootLo, 3)} to ${fixed(m.bootHi, 3)}`, undefined, id(m.metric, "boot"));
     boot.dataset.lo = String(m.bootLo);
     boot.dataset.hi = String(m.bootHi);
+    if (flags.weak) {
+      for (const cell of [interval, boot]) {
+        cell.classList.add("compare-weak-interval");
+        cell.style.color = "#888";
+        const mark = el("span", ` (${flags.weak}: not informative)`, "compare-weak");
+        mark.setAttribute("data-testid", `${cell.getAttribute("data-testid") ?? ""}-weak`);
+        cell.append(mark);
+      }
+    }
     tr.append(interval, boot, numCell(pValue(m.p), m.p, id(m.metric, "p")), numCell(pValue(m.pAdjusted), m.pAdjusted, id(m.metric, "p-adjusted")),
       numCell(pValue(m.pWilcoxon), m.pWilcoxon, id(m.metric, "p-wilcoxon")));
     tr.append(el("td", m.test, "test"));
