@@ -196,6 +196,7 @@ const agreement: Report = {
         "inside / above / below: A's score against the perceived range [min, max] of the human scores (instances with ≥ 2 annotators)",
         `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; items: the instances each kappa is over`,
         ANNOTATORS_KAPPA_NOTE,
+        ...playedByNote(scores),
         ...coverage.lines,
       ],
       columns: ["a", "dimension", "played_by", "n", "r", "p", "ci_low", "ci_high", "rho", "rho_p", "bias", "within_1sd",
@@ -204,6 +205,10 @@ const agreement: Report = {
     };
   },
 };
+
+/** Why each played_by model row repeats its all row, when it does: otherwise the twin rows read as a bug. */
+const playedByNote = (scores: readonly RaterScore[]): string[] =>
+  scores.some((s) => s.played_by === "human") ? [] : ["played_by: no human played a rated agent in these episodes, so each model row is its all row again"];
 
 /** Kappa among the human annotators alone: what `report agreement` shows when no LLM rater scores what they scored. */
 function humanAgreement(scores: RaterScore[], coverage: string[], bins: number): ResultTable {
@@ -214,6 +219,7 @@ function humanAgreement(scores: RaterScore[], coverage: string[], bins: number):
       ...coverage,
       "an item is one (episode, agent) on one dimension scored by two or more annotators, an annotator's repeated responses averaged",
       `kappa: Randolph's free-marginal kappa after ${bins} equal-width bins; po: pairwise agreement P_o; name an LLM rater with --rater to compare it with the annotators`,
+      ...playedByNote(scores),
     ],
     columns: ["dimension", "played_by", "items", "kappa_humans", "po_humans"],
     rows: table.map((t) => ({dimension: t.dimension, played_by: t.played_by, items: t.kappaHumans.items, kappa_humans: t.kappaHumans.kappa, po_humans: t.kappaHumans.pairwiseAgreement})),

@@ -69,6 +69,16 @@ describe("report disagreements on four hand-made instances", () => {
     expect(pooled.rows.map((r) => [r.episode_id, r.a, r.b, r.b_rationale])).toEqual([["ep-1", 3, 5, "h2 (5): Partly, not all"], ["ep-2", 7, 9, "h2 (9): Clearly"]]);
   });
 
+  it("report agreement says why its model rows repeat its all rows when no human played (issue 33, item 7)", async () => {
+    const NOTE = "played_by: no human played a rated agent in these episodes, so each model row is its all row again";
+    const t = await getReport("agreement").run(store, {raters: ["judge"]});
+    expect(t.notes).toContain(NOTE);
+    const goal = t.rows.filter((r) => r.dimension === "goal");
+    expect(goal.map((r) => r.played_by)).toEqual(["all", "model"]);
+    expect({...goal[1], played_by: "all"}).toEqual(goal[0]);
+    expect((await getReport("agreement").run(store, {})).notes).toContain(NOTE);
+  });
+
   it("--rater humans alone lists the widest annotator ranges, instances with two or more annotators only", async () => {
     const t = await run({rater: "humans"});
     expect(t.columns).toEqual(["rank", "episode_id", "agent", "dimension", "range", "annotators", "low", "high", "mean", "rationales"]);
@@ -83,9 +93,10 @@ describe("report disagreements on four hand-made instances", () => {
 
 describe("report disagreements on the samples", () => {
   let db: string;
+  // The first test file of a run to ask fills the shared store (seconds to a minute on a busy machine).
   beforeAll(async () => {
     db = await sharedSamplesStore();
-  });
+  }, 300_000);
 
   it("unknown raters and dimensions exit 2, naming what the store has with a did-you-mean", async () => {
     const rater = await cli(["report", "disagreements", "--db", db, "--rater", "gpt4"]);
@@ -103,6 +114,14 @@ describe("report disagreements on the samples", () => {
     expect(dimension.stderr).toContain("believability, relationship");
     expect((await cli(["report", "disagreements", "--db", db, "--limit", "0"])).code).toBe(2);
     expect((await cli(["report", "disagreements", "--db", db, "--min-gap", "-1"])).code).toBe(2);
+  });
+
+  it("report agreement has no such note where humans played some rated agents", async () => {
+    const out = await cli(["report", "agreement", "--db", db, "--format", "json"]);
+    expect(out.code).toBe(0);
+    const t = JSON.parse(out.stdout) as {notes: string[]; rows: {played_by: string}[]};
+    expect(t.rows.some((r) => r.played_by === "human")).toBe(true);
+    expect(t.notes.filter((n) => n.startsWith("played_by:"))).toEqual([]);
   });
 
   it("the judge's top 20 against the humans equal an independent ranking in SQL", async () => {
