@@ -9,6 +9,9 @@
 // and test/data/viewer-scores.test.ts checks it on the samples.
 
 import type {DuckDBConnection} from "@duckdb/node-api";
+import {mkdtempSync, rmSync} from "node:fs";
+import {tmpdir} from "node:os";
+import {join} from "node:path";
 import {SOTOPIA_STATS_SQL} from "../../loaders/queries/sotopia.js";
 import {PackWriter} from "./viewer-pack.js";
 import {redactedQuery} from "./redaction.js";
@@ -96,9 +99,25 @@ export interface ScoreHeaderCells {
 export async function writeScorePack(conn: DuckDBConnection, out: NodeJS.WritableStream, {rowsPerBlock = SCORE_ROWS_PER_BLOCK} = {}): Promise<void> {
   const sql = await redactedQuery(conn, sotopiaInstancesSql());
   const keys = "r.rater, r.rater_kind, r.dimension, r.model, r.partner";
-  const result = await conn.stream(`SELECT ${keys}, to_json({episode_id: r.episode_id, agent: r.agent, value: r.value,
-      scenario_id: r.scenario_id, codename: r.codename, scenario: r.scenario, runs: r.runs, sources: r.sources}) AS row
-    FROM (${sql}) r ORDER BY ${keys}, r.episode_id, r.agent`);
+  // Two steps, as the viewer's packs: the instances into a scratch Parquet file (no order kept), then read
+  // back sorted. The statistics' joins and the sort of every row's JSON in one query ran out of the
+  // loaders' 1 GiB at 100k episodes.
+  const scratch = mkdtempSync(join(tmpdir(), "sociometer-scores-"));
+  const file = `'${join(scratch, "instances.parquet").replaceAll("'", "''")}'`;
+  try {
+    await conn.run("SET preserve_insertion_order = false");
+    await conn.run(`COPY (${sql}) TO ${file} (FORMAT parquet, ROW_GROUP_SIZE 8192)`);
+    await conn.run("RESET preserve_insertion_order");
+    await writeSorted(await conn.stream(`SELECT ${keys}, to_json({episode_id: r.episode_id, agent: r.agent, value: r.value,
+        scenario_id: r.scenario_id, codename: r.codename, scenario: r.scenario, runs: r.runs, sources: r.sources}) AS row
+      FROM read_parquet(${file}) r ORDER BY ${keys}, r.episode_id, r.agent`), out, rowsPerBlock);
+  } finally {
+    rmSync(scratch, {recursive: true, force: true});
+  }
+}
+
+/** Writes the pack from the instances' rows (cell keys, then the row's JSON), sorted by cell. */
+async function writeSorted(result: Awaited<ReturnType<DuckDBConnection["stream"]>>, out: NodeJS.WritableStream, rowsPerBlock: number): Promise<void> {
   const writer = new PackWriter(["rows"]);
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
@@ -115,7 +134,8 @@ export async function writeScorePack(conn: DuckDBConnection, out: NodeJS.Writabl
     const block = rows;
     rows = [];
     cell!.blocks++;
-    await writer.add([block]);
+    // Compressed on the thread pool while the next rows stream in; written in order.
+    await writer.addParts([`[${block.join(",")}]`]);
   };
   for (;;) {
     const chunk = await result.fetchChunk();
