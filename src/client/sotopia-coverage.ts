@@ -32,7 +32,7 @@ export function scoredAgents(rows: readonly SotopiaGroupRow[]): Map<string, {kin
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
-const who = (rater: string, kind: string) => (kind === HUMAN_MEAN_KIND ? "the mean of human annotators" : kind === "llm" ? `the LLM judge ${rater}` : `${kind} rater ${rater}`);
+const who = (rater: string, kind: string) => (kind === HUMAN_MEAN_KIND ? "the mean of human annotators" : kind === "llm" ? `the LLM judge ${rater}` : kind === "human" ? `annotator ${rater}` : `${kind} rater ${rater}`);
 
 /**
  * The rater with the most scored agents (ties: LLM judges, then the
@@ -54,7 +54,7 @@ export function coverageChoice(rows: readonly SotopiaGroupRow[], allModels: read
     rater,
     models,
     agents,
-    sentence: `Opened on ${who(rater, kind)}, the rater that scored the most agents (${fmt(agents)} agent${agents === 1 ? "" : "s"} in episodes${runnerUp}), ` +
+    sentence: `Opened on ${who(rater, kind)}, the rater that scored the most agents (${fmt(agents)} scored agent${agents === 1 ? "" : "s"}${runnerUp}), ` +
       `with the ${models.length} model${models.length === 1 ? "" : "s"} it scored.${unticked} Choose another rater or models below.`,
   };
 }
