@@ -103,7 +103,9 @@ export const SOTOPIA_COMPARE_STEPS: StepwiseQuery = {
     {
       name: "compare_sotopia_overall",
       sql: `
-  SELECT episode_id, agent, rater, run_id, 'overall' AS dimension, avg(value) AS value, any_value(source) AS source
+  -- An exact mean (loaders/queries/sotopia.ts): the pooled annotators' scores are fractions, whose DOUBLE sum would depend
+  -- on the order threads add them in, and the packs must be the same bytes on every build.
+  SELECT episode_id, agent, rater, run_id, 'overall' AS dimension, ${exactMean("value")} AS value, any_value(source) AS source
   FROM compare_sotopia_scored
   GROUP BY episode_id, agent, rater, run_id
   HAVING count(*) = (SELECT count(*) FROM dimensions WHERE benchmark = 'sotopia')`,

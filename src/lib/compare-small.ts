@@ -56,7 +56,7 @@ export function sampleNotes(c: Pick<Comparison, "metrics">): string[] {
   const small = c.metrics.filter((m) => sampleFlags(m).small);
   const weak = c.metrics.filter((m) => sampleFlags(m).weak);
   return [
-    ...(small.length ? [`SMALL SAMPLES: ${small.length === c.metrics.length ? "every metric has" : `${small.map((m) => m.metric).join(", ")} ${small.length === 1 ? "has" : "have"}`} fewer than ${SMALL_PAIRED} pairs (caution column)`] : []),
+    ...(small.length ? [`SMALL SAMPLES: ${small.length === c.metrics.length ? "every metric has" : `${small.map((m) => m.metric).join(", ")} ${small.length === 1 ? "has" : "have"}`} fewer than ${SMALL_PAIRED} pairs (marked beside n paired)`] : []),
     ...(weak.length ? [`intervals resting on df ≤ ${WEAK_DF} (three pairs or fewer) are not informative: ${weak.map((m) => m.metric).join(", ")}`] : []),
   ];
 }

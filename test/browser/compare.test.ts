@@ -107,7 +107,7 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(requested.filter((u) => /compare-rows|duckdb/.test(u))).toEqual([]);
     expect(await page.getByTestId("compare-statement").textContent()).toBe(cli.statement);
     // The notes the CLI prints, the defaults' reason first.
-    expect(cli.notes[0]).toMatch(/^defaults: the two models with the most sotopia episodes that pair on some item/);
+    expect(cli.notes[0]).toMatch(/^defaults: rated by gpt-4, the rater that scored the most sotopia episodes \(232\); under it, the two models that pair on the most items/);
     expect(await page.getByTestId("compare-notes").textContent()).toBe(cli.notes.join("; "));
     const link = await page.getByTestId("compare-changed").locator("a").first().getAttribute("href");
     expect(link).toMatch(/^episodes\?episode=[^&]+&vs=[^&]+$/);

@@ -62,7 +62,7 @@ describeWithFixtures("compare on the Sotopia-π human evaluation", () => {
     expect(r.code).toBe(0);
     const c = JSON.parse(r.stdout) as {notes: string[]; metrics: Metric[]};
     expect(c.metrics.map((m) => [m.n_paired, m.caution])).toEqual(c.metrics.map(() => [9, "SMALL SAMPLE: only 9 paired (fewer than 10)"]));
-    expect(c.notes).toContain("SMALL SAMPLES: every metric has fewer than 10 pairs (caution column)");
+    expect(c.notes).toContain("SMALL SAMPLES: every metric has fewer than 10 pairs (marked beside n paired)");
     // One annotator on two pairs: df 1, and the t interval's ends still given, marked.
     const two = await cli(["compare", "sotopia", "--a", "model=BC", "rater=rater-03", "--b", "model=mistral", "rater=rater-03", "--format", "json", "--db", db]);
     const goal = (JSON.parse(two.stdout) as {metrics: Metric[]}).metrics.find((m) => m.metric === "goal")!;

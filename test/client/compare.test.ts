@@ -22,9 +22,9 @@ describe("benchmarkChoices", () => {
       rater: [{value: "judge", rows: 16}, {value: "person", rows: 2}],
       source: [{value: "f.jsonl", rows: 18}],
     });
-    // person pairs more of a's and b's items than judge, who has more scores.
-    expect([choices[0].defaults.a, choices[0].defaults.b]).toEqual([{model: "a", rater: "person"}, {model: "b", rater: "person"}]);
-    expect(choices[0].defaults.note).toBe("defaults: the two models with the most sotopia episodes that pair on some item (a: 5, b: 5), rated by person (the rater that pairs the most of their items): 2 items paired, summed over the metrics");
+    // judge scored more episodes than person (16 to 2), and a and b pair under it: judge, though person pairs more of their items.
+    expect([choices[0].defaults.a, choices[0].defaults.b]).toEqual([{model: "a", rater: "judge"}, {model: "b", rater: "judge"}]);
+    expect(choices[0].defaults.note).toBe("defaults: rated by judge, the rater that scored the most sotopia episodes (16); under it, the two models that pair on the most items (a: 5, b: 5 episodes): 1 item paired, summed over the metrics");
     expect(choices[1].defaults.note).toBe("hsii has 1 model: name the two sides (--a KEY=VALUE, --b KEY=VALUE)");
   });
 });
@@ -82,14 +82,16 @@ describe("forPage", () => {
 
 describe("forestRows", () => {
   it("takes the chosen interval, marks adjusted p < 0.05 and leaves out metrics with no interval", () => {
-    const m = (metric: string, lo: number, bootLo: number, pAdjusted: number) =>
-      ({metric, difference: 1, lo, hi: 2, bootLo, bootHi: 3, pAdjusted} as MetricComparison);
-    const c = {metrics: [m("goal", 0.5, 0.6, 0.01), m("rel", -1, -0.9, 0.2), m("none", NaN, NaN, NaN)]} as Comparison;
+    const m = (metric: string, lo: number, bootLo: number, pAdjusted: number, nPaired = 20) =>
+      ({metric, kind: "continuous", nPaired, test: `paired t (df ${nPaired - 1})`, difference: 1, lo, hi: 2, bootLo, bootHi: 3, pAdjusted} as MetricComparison);
+    const c = {metrics: [m("goal", 0.5, 0.6, 0.01), m("rel", -1, -0.9, 0.2), m("none", NaN, NaN, NaN), m("few", -20, -3, 0.9, 2)]} as Comparison;
+    // "few" rests on df 1: its point is drawn, its interval is not (no ends).
     expect(forestRows(c, "t")).toEqual([
       {metric: "goal", difference: 1, lo: 0.5, hi: 2, significant: "adjusted p < 0.05"},
       {metric: "rel", difference: 1, lo: -1, hi: 2, significant: "adjusted p ≥ 0.05"},
+      {metric: "few", difference: 1, lo: NaN, hi: NaN, significant: "adjusted p ≥ 0.05"},
     ]);
-    expect(forestRows(c, "bootstrap").map((r) => [r.lo, r.hi])).toEqual([[0.6, 3], [-0.9, 3]]);
+    expect(forestRows(c, "bootstrap").map((r) => [r.lo, r.hi])).toEqual([[0.6, 3], [-0.9, 3], [NaN, NaN]]);
   });
 });
 
@@ -99,6 +101,8 @@ describe("forestPlot", () => {
   it("draws with no Vega warning, with rows and with none (no metric with a finite interval)", async () => {
     expect(await vegaWarnings(forestPlot([row("goal", 0.5, -0.2, 1.2), row("bel", -1, -3, 0.5)], {width: 800, interval: "t"}))).toEqual([]);
     expect(await vegaWarnings(forestPlot([], {width: 800, interval: "t"}))).toEqual([]);
+    // A metric whose interval rests on df ≤ 2 comes with no ends: its point alone, and still no warning.
+    expect(await vegaWarnings(forestPlot([row("goal", 0.5, -0.2, 1.2), row("few", 3, NaN, NaN)], {width: 800, interval: "t"}))).toEqual([]);
   });
 
   it("spans the intervals and zero on its x axis", () => {
