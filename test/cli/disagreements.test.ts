@@ -103,7 +103,7 @@ describe("report disagreements on the samples", () => {
     expect(rater.code).toBe(2);
     expect(rater.stderr).toContain('no rater "gpt4"');
     expect(rater.stderr).toContain('did you mean "gpt-4"?');
-    expect(rater.stderr).toContain("annotator-01, annotator-02");
+    expect(rater.stderr).toContain("raters there: humans, annotator-01, annotator-02");
     const against = await cli(["report", "disagreements", "--db", db, "--rater", "gpt-4", "--against", "humams"]);
     expect(against.code).toBe(2);
     expect(against.stderr).toContain('did you mean "humans"?');

@@ -40,7 +40,8 @@ export async function disagreementsCliReport(store: Store, options: {rater?: str
   if (!scores.length) throw new Error(`no episode in the store is scored by two or more raters. ${coverage.lines.join(" ")}`);
   const present = [...new Set(scores.map((s) => s.rater))].sort();
   for (const r of [options.rater, options.against]) {
-    if (r !== undefined && r !== HUMANS && !present.includes(r)) throw unknownName("rater", r, [...present, HUMANS], "the store's multiply-rated SOTOPIA episodes (humans is the annotators' mean)");
+    // humans first: the error lists 20 names, and a store of many annotators would push it out of sight.
+    if (r !== undefined && r !== HUMANS && !present.includes(r)) throw unknownName("rater", r, [HUMANS, ...present], "the store's multiply-rated SOTOPIA episodes (humans is the annotators' mean)");
   }
   const dimensions = [...new Set(scores.map((s) => s.dimension))];
   const dimension = flags.dimension === undefined ? null : dimensionOf(flags.dimension, SOTOPIA_DIMENSIONS.map((d) => d.key).filter((k) => dimensions.includes(k)));
