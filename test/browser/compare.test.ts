@@ -7,6 +7,7 @@ import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
 import {HSII_COMPARE_SQL} from "../../loaders/queries/compare.js";
 import {openStore, rows} from "../../loaders/store/db.js";
+import {FIXTURES_MISSING} from "../helpers/fixtures.js";
 import {describeUnless} from "../helpers/skips.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
 import {runCli, serveStatic} from "./helpers.js";
@@ -207,4 +208,38 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(await page.getByTestId("compare-progress").textContent()).toBe("");
     await page.close();
   }, 300_000);
+});
+
+// The real Sotopia-π human evaluation (with sotopia-rl's episodes, as the fixtures site holds them): no LLM judge, twenty
+// annotators, none on more than 61 of the 154 annotated episodes. The page opened on one annotator and two pairs.
+describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the Compare page on the real Sotopia-π annotations", () => {
+  let browser: Browser;
+  let site: {origin: string; close(): Promise<void>};
+  let store: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const built = await sharedSite("fixtures");
+    store = built.store;
+    site = await serveStatic(built.dist);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("opens on the pooled annotators with more than 2 pairs, says why, and marks the small sample beside n paired, as the CLI does", async () => {
+    const page = await openPage(browser, `${site.origin}/compare`);
+    const cli = JSON.parse((await runCli(["compare", "--format", "json", "--db", store])).stdout) as {a: {rater: string}; b: {rater: string}; notes: string[]; metrics: CliMetric[]};
+    expect([cli.a.rater, cli.b.rater]).toEqual(["humans", "humans"]);
+    const metrics = await pageMetrics(page);
+    expectAgree(metrics, cli.metrics);
+    expect(Object.values(metrics).every((m) => m.n_paired > 2)).toBe(true);
+    expect(await page.getByTestId("compare-notes").textContent()).toMatch(/^defaults: rated by humans \(the annotators pooled\), the rater that scored the most sotopia episodes \(154\); /);
+    expect(await page.getByTestId("side-A").locator("select").nth(1).evaluate((s: HTMLSelectElement) => s.selectedOptions[0].textContent)).toMatch(/^humans \(pooled\) \(\d+ values\)$/);
+    // Fewer than 10 pairs: said beside the number.
+    expect(await page.getByTestId("compare-goal-small").textContent()).toBe(" small sample");
+    await page.close();
+  }, 600_000);
 });
