@@ -208,6 +208,26 @@ describeUnless(browserTestsOff(), "the Compare page", () => {
     expect(await page.getByTestId("compare-progress").textContent()).toBe("");
     await page.close();
   }, 300_000);
+  it("leaves STSS appointment conversations with someone else out by default, and counts them under 'all', from its own pack, as the CLI does", async () => {
+    const requested: string[] = [];
+    const page = await openPage(browser, `${origin}/compare`, requested);
+    await page.getByLabel("Benchmark", {exact: true}).selectOption("stss");
+    await page.getByLabel("A: setting", {exact: true}).waitFor();
+    await expect.poll(() => page.getByTestId("compare-notes").textContent(), {timeout: 60_000}).toContain("appointment partners (--appointment-partners): target");
+    await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0);
+    const target = JSON.parse((await runCli(["compare", "stss", "--format", "json", "--db", store])).stdout) as {a: Record<string, string>; b: Record<string, string>; metrics: CliMetric[]};
+    expectAgree(await pageMetrics(page), target.metrics);
+    const words = (side: Record<string, string>) => Object.entries(side).map(([k, v]) => `${k}=${v}`);
+    const all = JSON.parse((await runCli(["compare", "stss", "--a", ...words(target.a), "--b", ...words(target.b), "--appointment-partners", "all", "--format", "json", "--db", store])).stdout) as {metrics: CliMetric[]};
+    // The samples' off-target appointment talks count under "all": more pairs than under the rule.
+    expect(all.metrics[0].n_paired).toBeGreaterThan(target.metrics[0].n_paired);
+    await page.getByLabel("all, with anyone", {exact: true}).check();
+    await expect.poll(() => page.getByTestId("compare-notes").textContent(), {timeout: 60_000}).toContain("appointment partners (--appointment-partners): all");
+    await page.waitForFunction(() => document.querySelectorAll("observablehq-loading").length === 0 && !document.body.classList.contains("compare-stale"));
+    expectAgree(await pageMetrics(page), all.metrics);
+    expect(requested.some((u) => /compare-rows-stss-all/.test(u))).toBe(true);
+    await page.close();
+  }, 300_000);
 });
 
 // The real Sotopia-π human evaluation (with sotopia-rl's episodes, as the fixtures site holds them): no LLM judge, twenty
