@@ -403,17 +403,19 @@ const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * What a filtered list shows, in a sentence: "28 episodes of BC with partner
  * mistral, rated by the mean of human annotators on Goal (GOAL)". It counts
  * scored agents, as the SOTOPIA page's n does; when an episode gives two of
- * them (a model playing itself), it says so: "30 agents in 28 episodes".
+ * them (a model playing itself), it says so: "30 agents of BC, in 28 episodes".
  */
 export function filteredCountText(list: FilteredList, dimensionName: (key: string) => string): string {
   const {rows, filters} = list;
   const episodes = new Set(rows.map((r) => r.episode_id)).size;
-  const what = rows.length === episodes ? `${fmt(episodes)} episode${episodes === 1 ? "" : "s"}` : `${fmt(rows.length)} agents scored in ${fmt(episodes)} episodes`;
   const who = [
     filters.model !== undefined ? `of ${filters.model}` : `of ${benchmarkLabel(filters.benchmark ?? "")}`,
     filters.seat !== undefined ? `in seat ${filters.seat}` : "",
     filters.partner !== undefined ? (filters.partner === "" ? "with no partner" : `with partner ${filters.partner}`) : "",
   ].filter(Boolean).join(" ");
+  const what = rows.length === episodes
+    ? `${fmt(episodes)} episode${episodes === 1 ? "" : "s"} ${who}`
+    : `${fmt(rows.length)} agents ${who}, in ${fmt(episodes)} episode${episodes === 1 ? "" : "s"}`;
   const rater = filters.rater === "humans" || rows[0]?.rater_kind === "human_mean" ? "the mean of human annotators" : filters.rater;
   const range = filters.min !== undefined && filters.max !== undefined ? `, scores from ${filters.min} to ${filters.max}`
     : filters.min !== undefined ? `, scores ≥ ${filters.min}` : filters.max !== undefined ? `, scores ≤ ${filters.max}` : "";
@@ -422,5 +424,5 @@ export function filteredCountText(list: FilteredList, dimensionName: (key: strin
     filters.run !== undefined ? `run ${filters.run}` : "",
     filters.source !== undefined ? `from ${filters.source}` : "",
   ].filter(Boolean);
-  return `${what} ${who}, rated by ${rater} on ${dimensionName(filters.dimension ?? DEFAULT_LIST_DIMENSION)}${range}${rest.length ? `; ${rest.join(", ")}` : ""}.`;
+  return `${what}, rated by ${rater} on ${dimensionName(filters.dimension ?? DEFAULT_LIST_DIMENSION)}${range}${rest.length ? `; ${rest.join(", ")}` : ""}.`;
 }

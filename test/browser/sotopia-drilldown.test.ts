@@ -53,7 +53,7 @@ function drillTests(name: SharedSiteName, reason: string | null) {
           const n = Number(await link.textContent());
           const list = await follow(page, link);
           expect(list.n, list.url).toBe(n);
-          expect(list.text).toMatch(new RegExp(`^${n} (episode|agents scored in)`));
+          expect(list.text).toMatch(new RegExp(`^${n} (episodes? of|agents of)`));
           expect(await cellErrors(page)).toEqual([]);
           await page.goBack();
           await means.waitFor({timeout: TIMEOUT_MS});
@@ -78,6 +78,31 @@ function drillTests(name: SharedSiteName, reason: string | null) {
         await context.close();
       }
     }, 240_000);
+
+    it("the viewer's list shows each agent's score and opens its episode; an unknown rater is said, with the store's raters", async () => {
+      const {context, problems, open} = await watchedContext(browser);
+      try {
+        const page = await open(`${origin}/episodes?benchmark=sotopia&rater=humans&dimension=goal`);
+        await page.getByTestId("filtered-count").waitFor({timeout: TIMEOUT_MS});
+        expect(await page.getByTestId("filtered-count").textContent()).toContain("rated by the mean of human annotators on Goal completion (GOAL)");
+        const table = page.locator("form.single-select table");
+        expect(await table.locator("thead").textContent()).toContain("Score (humans)");
+        const first = table.locator("tbody tr").first();
+        // The first listed agent's episode is shown: its header names the listed id.
+        const id = (await first.locator("td").nth(1).textContent())!.trim();
+        await expect.poll(() => page.getByTestId("episode-header").textContent(), {timeout: TIMEOUT_MS}).toContain(id);
+
+        await page.goto(`${origin}/episodes?benchmark=sotopia&rater=nobody&seat=x`);
+        await page.getByTestId("filtered-count").waitFor({timeout: TIMEOUT_MS});
+        expect(await page.getByTestId("filtered-count").getAttribute("data-n")).toBe("0");
+        expect(await page.getByTestId("filtered-count").textContent()).toMatch(/^No rater "nobody" scored SOTOPIA episodes; raters: .*"humans"/);
+        expect(await page.getByTestId("filter-problems").textContent()).toBe('seat="x" is not a seat number (1, 2, …); it is ignored.');
+        expect(await cellErrors(page)).toEqual([]);
+        expect(problems).toEqual({consoleErrors: [], pageErrors: [], offMachineRequests: []});
+      } finally {
+        await context.close();
+      }
+    }, 120_000);
 
     it("opens on the rater that scored the most agents, with the models it scored, and says why; ties crown no model", async () => {
       const {context, problems, open} = await watchedContext(browser);

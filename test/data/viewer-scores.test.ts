@@ -105,7 +105,7 @@ describe("the score index behind the viewer's filtered lists", () => {
     const one = await loadFiltered(index, {rater: "humans", dimension: "goal", model: all.rows[0]!.model});
     const episodes = new Set(one.rows.map((r) => r.episode_id)).size;
     const text = filteredCountText(one, (d) => d.toUpperCase());
-    expect(text).toContain(one.rows.length === episodes ? `${episodes} episodes of ${all.rows[0]!.model}` : `${one.rows.length} agents scored in ${episodes} episodes`);
+    expect(text).toContain(one.rows.length === episodes ? `${episodes} episodes of ${all.rows[0]!.model}` : `${one.rows.length} agents of ${all.rows[0]!.model}, in ${episodes} episodes`);
     expect(text).toContain("rated by the mean of human annotators on GOAL");
   });
 
