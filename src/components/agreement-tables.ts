@@ -84,7 +84,12 @@ export function correlationTable(rows: readonly AgreementRow[], {dimensions}: {d
     }
   }
   // Fifteen numeric columns.
-  return scrollBox(table);
+  const box = scrollBox(table);
+  // With no person in any rated seat the model columns are the all columns again: say so, or the twins read as a bug.
+  if (!rows.some((r) => r.played_by === "human" && r.n > 0) && rows.some((r) => r.n > 0)) {
+    box.prepend(el("p", "No person played a rated agent in these instances: the columns of agents played by models repeat those of all agents, and those of agents played by humans are empty.", "options"));
+  }
+  return box;
 }
 
 /**

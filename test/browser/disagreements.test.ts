@@ -77,4 +77,16 @@ describeUnless(browserTestsOff(), "the Disagreements section of the agreement pa
     expect(await page.getByTestId("disagreements-note").textContent()).toMatch(/^The \d+ widest of [\d,]+ instances two or more annotators scored\.$/);
     await page.close();
   }, 600_000);
+
+  it("with an annotator as A, the perceived-range sentence counts the instances with two or more annotators besides A (issue 33, item 7)", async () => {
+    const page = await browser.newPage({viewport: {width: 1440, height: 900}});
+    await page.goto(`${site.origin}/agreement`, {waitUntil: "load"});
+    await page.getByTestId("ranges-note").waitFor({timeout: 300_000});
+    const raterA = page.getByLabel("Rater A", {exact: true});
+    const option = (await raterA.locator("option", {hasText: "annotator-03 ("}).textContent())!;
+    await raterA.selectOption({label: option});
+    await expect.poll(async () => (await page.getByTestId("ranges-note").textContent()) ?? "", {timeout: 120_000})
+      .toMatch(/^Goal completion \(GOAL\), A = annotator-03: of \d+ instances with two or more human annotators besides annotator-03 \(A\), /);
+    await page.close();
+  }, 600_000);
 });
