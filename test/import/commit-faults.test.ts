@@ -2,8 +2,10 @@
 // there leaves the store as it was; a SIGKILL there leaves the store as it was
 // or with the whole import, once its next open has removed what the killed
 // process left; and importing the same files again never duplicates a row.
-// The import: a changed version of a dump already in the samples store (its
-// rows are deleted, then written anew) and a new dump, in one command.
+// The import: a changed version of a dump already in the store (its rows are
+// deleted, then written anew) and a new dump, in one command, into a store
+// that holds another file too, which must come through untouched. Small
+// files: what is tested is the steps, and the suite runs these 16 imports.
 
 import {execFile} from "node:child_process";
 import {copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from "node:fs";
@@ -17,7 +19,6 @@ import {openStore, rows, type Store} from "../../loaders/store/db.js";
 import {sotopiaEpisodes} from "../../scripts/samples/sotopia.js";
 import {cliProcess} from "../helpers/cli.js";
 import {REPO} from "../helpers/fixtures.js";
-import {sharedSamplesStore} from "../helpers/shared-stores.js";
 import {count, snapshot} from "../helpers/store.js";
 
 const dump = (seed: string, n: number) => [...sotopiaEpisodes({seed, count: n, style: "sample"})].map((e) => JSON.stringify(e)).join("\n") + "\n";
@@ -28,7 +29,7 @@ const duplicateKeys = (store: Store) =>
 
 interface Scene {
   dir: string;
-  /** A store with the samples and version 1 of `changed`, closed. */
+  /** A store with `other` and version 1 of `changed`, closed. */
   before: string;
   changed: string;
   added: string;
@@ -43,12 +44,13 @@ beforeAll(async () => {
   // Not tempDir(): that goes after each test, and every test here starts from these files.
   const dir = mkdtempSync(join(tmpdir(), "sociometer-commit-faults-"));
   const before = join(dir, "before.duckdb");
-  copyFileSync(await sharedSamplesStore(), before);
+  const other = join(dir, "other.jsonl");
   const changed = join(dir, "changed.jsonl");
   const added = join(dir, "added.jsonl");
+  writeFileSync(other, dump("faults-other", 10));
   writeFileSync(changed, dump("faults-v1", 24));
   const store = await openStore(before);
-  await importFiles(store, "sotopia", [changed]);
+  await importFiles(store, "sotopia", [other, changed]);
   const beforeRows = await snapshot(store);
   store.close();
   writeFileSync(changed, dump("faults-v2", 30));
@@ -104,10 +106,12 @@ describe("an import that fails at a step of its transaction", () => {
 
 describe("an import whose process is killed at a step of its transaction", () => {
   it("leaves the old store or the whole import, and a re-import duplicates nothing", async () => {
-    for (const step of IMPORT_STEPS) {
-      const path = copyOfBefore(`kill-${step}`);
-      const killed = await cliProcess(["import", "sotopia", scene.changed, scene.added, "--db", path, "--quiet"], {SOCIOMETER_IMPORT_FAULT: `${step}:kill`});
-      expect(killed.signal, `${step}: ${killed.stderr}`).toBe("SIGKILL");
+    // The eight children at once: each spends most of its time starting up, and each has a store of its own.
+    const killed = await Promise.all(IMPORT_STEPS.map((step) =>
+      cliProcess(["import", "sotopia", scene.changed, scene.added, "--db", copyOfBefore(`kill-${step}`), "--quiet"], {SOCIOMETER_IMPORT_FAULT: `${step}:kill`})));
+    for (const [i, step] of IMPORT_STEPS.entries()) {
+      const path = join(scene.dir, `kill-${step}.duckdb`);
+      expect(killed[i].signal, `${step}: ${killed[i].stderr}`).toBe("SIGKILL");
       // The killed process never removed its journal: the next open checks the store.
       expect(existsSync(journalPath(path)), step).toBe(true);
       const notes: string[] = [];
