@@ -57,6 +57,27 @@ describeWithFixtures("compare on the Sotopia-π human evaluation", () => {
     expect(c.metrics.every((m) => m.nPaired > 2)).toBe(true);
   });
 
+  it("pools the annotators per item with each annotator's repeated responses averaged first, as computed here from the raw ratings", async () => {
+    const ratings = await rows<{seat: string; rater: string; value: number}>(store.conn, `SELECT episode_id || '/' || agent AS seat, rater, value::DOUBLE AS value
+      FROM ratings WHERE rater_kind = 'human' AND dimension = 'goal'`);
+    const bySeat = new Map<string, Map<string, number[]>>();
+    for (const r of ratings) {
+      const raters = bySeat.get(r.seat) ?? new Map<string, number[]>();
+      bySeat.set(r.seat, raters);
+      raters.set(r.rater, [...(raters.get(r.rater) ?? []), r.value]);
+    }
+    const mean = (v: readonly number[]) => v.reduce((x, y) => x + y, 0) / v.length;
+    const seats = [...bySeat.values()].filter((raters) => raters.has("rater-04"));
+    const pooled = mean(seats.map((raters) => mean([...raters.values()].map(mean))));
+    // rater-04 answered 4 of these goal items twice; on none of them did another annotator answer, so pooling every
+    // response alike would give the same mean here: the per-annotator step is held to the SQL's by this store only as exactly.
+    const c = await compareFromArgs(store, "sotopia", ["rater=humans"], ["rater=rater-04"], {adjust: "none", resamples: 1});
+    const goal = c.metrics.find((m) => m.metric === "goal")!;
+    expect(c.pairing).toBe("instance");
+    expect(goal.nPaired).toBe(seats.length);
+    expect(goal.meanA).toBeCloseTo(pooled, 10);
+  });
+
   it("says small samples and uninformative intervals beside the numbers", async () => {
     const r = await cli(["compare", "sotopia", "--format", "json", "--db", db]);
     expect(r.code).toBe(0);
