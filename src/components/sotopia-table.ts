@@ -63,11 +63,6 @@ function statCell(stat: "mean" | "sd" | "n", model: string, dimension: string, v
   return td;
 }
 
-/** The other shown models whose mean on `dimension` equals `mean`. */
-function tiedWith(rows: readonly ModelAggregate[], model: string, dimension: string, mean: number): string[] {
-  return rows.filter((r) => r.dimension === dimension && r.model !== model && r.n > 0 && r.mean === mean).map((r) => r.model);
-}
-
 /** The table behind the SOTOPIA chart. Missing model × dimension pairs show a dash. */
 export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: SotopiaTableOptions): HTMLTableElement {
   const {dimensions, models, digits = 2, testIdPrefix = ""} = options;
@@ -109,12 +104,10 @@ export function sotopiaMeansTable(rows: readonly ModelAggregate[], options: Soto
       const agg = byKey.get(`${model}\u0000${line.key}`);
       const mean = statCell("mean", model, line.key, agg?.mean, digits, testIdPrefix);
       const best = bestOf.get(line.key);
-      // A lead of exactly nothing crowns no one: when the second mean equals the first, the cell says it is tied instead.
-      const second = best?.second ? byKey.get(`${best.second}\u0000${line.key}`) : undefined;
-      const tied = agg !== undefined && best?.best === model && second !== undefined && second.mean === agg.mean;
-      if (tied) {
+      // A lead of exactly nothing crowns no one (bestModels): each tied mean says so on hover instead.
+      if (agg && best?.tied.includes(model)) {
         mean.dataset.tied = "yes";
-        mean.title = `tied for the highest mean with ${tiedWith(rows, model, line.key, agg.mean).join(", ")}: no model is marked best`;
+        mean.title = `tied for the highest mean with ${best.tied.filter((m) => m !== model).join(", ")}: no model is marked best`;
       } else if (agg && best?.best === model) {
         mean.classList.add("best");
         mean.dataset.best = best.significant ? "*" : "yes";

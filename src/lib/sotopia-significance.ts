@@ -8,7 +8,10 @@ import type {ModelAggregate, PairCell} from "./sotopia.js";
 
 export interface BestModel {
   dimension: string;
+  /** The model with the highest mean; empty when two or more share it (a tie crowns no one), or none was scored. */
   best: string;
+  /** The models sharing the highest mean when it is a tie, in rank order; else empty. */
+  tied: string[];
   second: string | null;
   test: TTest | null;
   /** Student's t-test of best against second best gives p < 0.05 (SOTOPIA Tables 2, 3). */
@@ -47,8 +50,12 @@ export function bestModels(aggregates: readonly ModelAggregate[], options: {alph
   return [...byDimension.entries()].map(([dimension, list]) => {
     const ranked = list.filter((a) => a.n > 0 && (among === "all" || a.model !== HUMAN_PLAYER)).sort((a, b) => b.mean - a.mean);
     const [best, second] = ranked;
+    // Equal means: no lead to test, and marking the first by sort order would crown one of them arbitrarily.
+    if (best && second && best.mean === second.mean) {
+      return {dimension, best: "", tied: ranked.filter((a) => a.mean === best.mean).map((a) => a.model), second: null, test: null, significant: false};
+    }
     const test = best && second ? studentTTest(best.moments, second.moments) : null;
-    return {dimension, best: best?.model ?? "", second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};
+    return {dimension, best: best?.model ?? "", tied: [], second: second?.model ?? null, test, significant: Boolean(test && test.p < alpha)};
   });
 }
 
