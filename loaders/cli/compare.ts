@@ -242,7 +242,7 @@ async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: 
     if (!empty.length) return comparison;
     const notes = await explainEmptySides(store, benchmark, sql, {A: a, B: b}, empty, named);
     if (!notes) return null;
-    comparison.notes.unshift(...notes);
+    comparison.notes = notes.concat(comparison.notes);
     return comparison;
   }
   const defaults = await defaultsOf(store, benchmark, sql);
@@ -254,7 +254,7 @@ async function compareBenchmark(store: Store, benchmark: CompareBenchmark, sql: 
   const b = bWords.length ? {...shared, ...parseSide(bWords, benchmark, "B")} : defaults.b;
   const comparison = await compareOver(store, benchmark, sql, a, b, options);
   const empty = emptySides(comparison);
-  if (empty.length) comparison.notes.unshift(...(await explainEmptySides(store, benchmark, sql, {A: a, B: b}, empty, named)) ?? []);
+  if (empty.length) comparison.notes = ((await explainEmptySides(store, benchmark, sql, {A: a, B: b}, empty, named)) ?? []).concat(comparison.notes);
   if (!aWords.length || !bWords.length) comparison.notes.unshift(defaults.note);
   if (lent) comparison.notes.unshift(lent.note);
   return comparison;
