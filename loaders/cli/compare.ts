@@ -31,6 +31,10 @@ export const COMPARE_USAGE = "sociometer compare [<benchmark>] [--a KEY=VALUE โ€
 const WIN_POLICY_HELP = "  --win-policy mean|strict|first: hsii only, how a stage-3/4 win counts over the two orders, as report hsii --win-policy: " +
   "mean (default: win 1, tie 0.5, loss 0, averaged over both orders), strict (a win only when both orders say win), first (the forward order only)";
 
+/** What --help says of --appointment-partners: the choice `report stss --appointment-partners` offers. */
+const APPOINTMENT_HELP = "  --appointment-partners target|all: stss only, as report stss: target (default; STSS ยง3.2: an appointment conversation " +
+  "not between the performer and a target person is no item) or all";
+
 /**
  * Runs `fn` with the query of a benchmark's rows (HSII's wins under
  * `winPolicy`), its steps staged (compare-stage.ts); InformativeBench, scored
@@ -334,7 +338,9 @@ export async function compareCommand(argv: string[]): Promise<number> {
     },
   }, () => COMPARE_USAGE);
   if (values.help) {
-    process.stdout.write(`${COMPARE_USAGE}\n  keys per benchmark: ${COMPARE_BENCHMARKS.map((b) => `${b}: ${BENCHMARK_KEYS[b].join(", ")}`).join("; ")}\n${WIN_POLICY_HELP}\n`);
+    process.stdout.write(`${COMPARE_USAGE}\n  keys per benchmark: ${COMPARE_BENCHMARKS.map((b) => `${b}: ${BENCHMARK_KEYS[b].join(", ")}`).join("; ")}\n` +
+      `  rater=humans (sotopia): the human annotators pooled, per item the mean of the annotators' scores, each annotator's repeats averaged first\n${WIN_POLICY_HELP}\n` +
+      `${APPOINTMENT_HELP}\n`);
     return 0;
   }
   if (positionals.length > 1) throw new Error(`compare takes one benchmark, not ${positionals.join(" ")}\nusage: ${COMPARE_USAGE}`);

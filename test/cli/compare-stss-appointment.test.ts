@@ -109,5 +109,7 @@ describe("compare stss: the appointment rule", () => {
     const other = await cli(["compare", "hsii", "--appointment-partners", "all", "--db", path]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/--appointment-partners applies to stss only/);
+    const help = await cli(["compare", "--help"]);
+    expect(help.stdout).toContain("--appointment-partners target|all: stss only, as report stss");
   });
 });
