@@ -5,6 +5,7 @@
 
 import type {Browser, Page} from "playwright-core";
 import {afterAll, beforeAll, expect, it} from "vitest";
+import {FIXTURES_MISSING} from "../helpers/fixtures.js";
 import {describeUnless} from "../helpers/skips.js";
 import {cli} from "../helpers/cli.js";
 import {browserTestsOff, launchBrowser} from "./chromium.js";
@@ -87,6 +88,41 @@ describeUnless(browserTestsOff(), "the Disagreements section of the agreement pa
     await raterA.selectOption({label: option});
     await expect.poll(async () => (await page.getByTestId("ranges-note").textContent()) ?? "", {timeout: 120_000})
       .toMatch(/^Goal completion \(GOAL\), A = annotator-03: of \d+ instances with two or more human annotators besides annotator-03 \(A\), /);
+    await page.close();
+  }, 600_000);
+});
+
+describeUnless(browserTestsOff() ?? FIXTURES_MISSING, "the Disagreements section on the real Sotopia-π annotations", () => {
+  let browser: Browser;
+  let site: {origin: string; close(): Promise<void>};
+  let db: string;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const {store, dist} = await sharedSite("fixtures");
+    db = store;
+    site = await serveStatic(dist);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("opens where the CLI does with no --rater, on the annotators among themselves, and says the model columns repeat all", async () => {
+    const page = await browser.newPage({viewport: {width: 1440, height: 900}});
+    await page.goto(`${site.origin}/agreement`, {waitUntil: "load"});
+    const rows = await pageRows(page);
+    const out = await cli(["report", "disagreements", "--db", db, "--format", "json"]);
+    expect(out.code).toBe(0);
+    const cliTable = JSON.parse(out.stdout) as {title: string; rows: Record<string, unknown>[]};
+    expect(cliTable.title).toBe("Disagreements among the human annotators: the instances they spread widest on (every dimension)");
+    expect(rows.map((r) => r.cells)).toEqual(asText(cliTable.rows));
+    // No LLM rater scored the annotated episodes; sotopia-rl's are scored by gpt-4 alone, so nothing pairs with it.
+    expect(await page.getByLabel("Disagreeing side (A)").locator("option").allTextContents()).not.toContain("gpt-4");
+    // Every rated agent of the Sotopia-π study was played by a model.
+    await expect.poll(async () => (await page.getByTestId("agreement-table").locator("xpath=..").textContent()) ?? "", {timeout: 120_000})
+      .toContain("No person played a rated agent in these instances");
     await page.close();
   }, 600_000);
 });
