@@ -5,7 +5,7 @@
 import {describe, expect, it} from "vitest";
 import {cli} from "../helpers/cli.js";
 
-const REPORT_NAMES = "sotopia, sotopia-hard, agreement, reliability, lifelong, checkpoint-failures, belext, hsii, cot, stss, stss-action, informativebench, informativebench-ablations, infonav, informativebench-audit";
+const REPORT_NAMES = "sotopia, sotopia-hard, agreement, reliability, disagreements, lifelong, checkpoint-failures, belext, hsii, cot, stss, stss-action, informativebench, informativebench-ablations, infonav, informativebench-audit";
 
 describe("the name meant", () => {
   it("suggests the report a typo meant, and lists the reports either way", async () => {
