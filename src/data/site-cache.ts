@@ -285,10 +285,12 @@ const SHARED_GROUPS = [/^data\/compare-/, /^data\/(overview|sotopia|hsii|stss|li
  */
 const STATIC_COSTS: readonly [RegExp, number][] = [
   [/^data\/viewer-episodes\./, 345],
+  // Not measured at a million: ten times the 43 CPU-s measured at 100k (issue 33).
+  [/^data\/viewer-scores\./, 430],
   [/^data\/compare-rows-sotopia\./, 208],
   [/^data\/sotopia-by-task\./, 58],
   [/^data\/compare-summary\./, 32],
-  [/^data\/(viewer-list|agreement-summary|agreement-rows)\./, 26],
+  [/^data\/(viewer-list|agreement-summary|agreement-rows|disagreements)\./, 26],
   [/^data\/(sotopia-first-view|sotopia-stats)\./, 10],
   [/^data\/(tables\/|[a-z]+-first-view\.|overview|explorer-manifest|reliability-raters)/, 5],
 ];
