@@ -28,7 +28,13 @@ export function scoredAgents(rows: readonly SotopiaGroupRow[]): Map<string, {kin
     dims.set(r.dimension, (dims.get(r.dimension) ?? 0) + r.n);
     perDimension.set(r.rater, dims);
   }
-  return new Map([...perDimension].map(([rater, dims]) => [rater, {kind: kinds.get(rater)!, agents: Math.max(...dims.values())}]));
+  const out = new Map<string, {kind: string; agents: number}>();
+  for (const [rater, dims] of perDimension) {
+    let agents = 0;
+    for (const n of dims.values()) agents = Math.max(agents, n);
+    out.set(rater, {kind: kinds.get(rater)!, agents});
+  }
+  return out;
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
