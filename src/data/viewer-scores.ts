@@ -15,6 +15,7 @@ import {join} from "node:path";
 import {SOTOPIA_STATS_SQL} from "../../loaders/queries/sotopia.js";
 import {PackWriter} from "./viewer-pack.js";
 import {redactedQuery} from "./redaction.js";
+import type {ScoreIndexCell} from "../client/episodes.js";
 
 /** Instances per block at most: a cell larger than this takes several, fetched together. */
 export const SCORE_ROWS_PER_BLOCK = 4000;
@@ -67,17 +68,6 @@ LEFT JOIN provenance pv ON pv.episode_id = x.episode_id AND pv.agent = x.agent A
 `;
 }
 
-/** A cell of the index: the SOTOPIA page's (rater, dimension, model, partner) group, its n, and its blocks. */
-export interface ScoreCell {
-  rater: string;
-  rater_kind: string;
-  dimension: string;
-  model: string;
-  partner: string;
-  n: number;
-  first: number;
-  blocks: number;
-}
 
 /**
  * The header's cells, compact: names once each in `names`, and each cell as
@@ -126,9 +116,9 @@ async function writeSorted(result: Awaited<ReturnType<DuckDBConnection["stream"]
     if (i === undefined) nameIndex.set(s, (i = names.push(s) - 1));
     return i;
   };
-  const cells: ScoreCell[] = [];
+  const cells: ScoreIndexCell[] = [];
   let rows: string[] = [];
-  let cell: ScoreCell | null = null;
+  let cell: ScoreIndexCell | null = null;
   const endBlock = async () => {
     if (rows.length === 0) return;
     const block = rows;
