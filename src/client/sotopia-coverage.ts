@@ -40,6 +40,12 @@ export function scoredAgents(rows: readonly SotopiaGroupRow[]): Map<string, {kin
 const fmt = (n: number) => n.toLocaleString("en-US");
 const who = (rater: string, kind: string) => (kind === HUMAN_MEAN_KIND ? "the mean of human annotators" : kind === "llm" ? `the LLM judge ${rater}` : kind === "human" ? `annotator ${rater}` : `${kind} rater ${rater}`);
 
+/** The models of `allModels`, in their order, that `rater` scored: the ones the page ticks when that rater is chosen. */
+export function modelsScoredBy(rows: readonly SotopiaGroupRow[], rater: string, allModels: readonly string[]): string[] {
+  const scored = new Set(rows.filter((r) => r.rater === rater && r.n > 0).map((r) => r.model));
+  return allModels.filter((m) => scored.has(m));
+}
+
 /**
  * The rater with the most scored agents (ties: LLM judges, then the
  * annotators' mean, then by name), the models it scored, and the sentence
@@ -51,8 +57,7 @@ export function coverageChoice(rows: readonly SotopiaGroupRow[], allModels: read
   const [first, second] = ranked;
   if (!first) return {rater: null, models: [], agents: 0, sentence: ""};
   const [rater, {kind, agents}] = first;
-  const scored = new Set(rows.filter((r) => r.rater === rater && r.n > 0).map((r) => r.model));
-  const models = allModels.filter((m) => scored.has(m));
+  const models = modelsScoredBy(rows, rater, allModels);
   const runnerUp = second ? `; next is ${who(second[0], second[1].kind)} with ${fmt(second[1].agents)}` : "";
   const left = allModels.length - models.length;
   const unticked = left > 0 ? ` The ${left} model${left === 1 ? "" : "s"} it did not score ${left === 1 ? "is" : "are"} left unticked.` : "";
@@ -61,6 +66,6 @@ export function coverageChoice(rows: readonly SotopiaGroupRow[], allModels: read
     models,
     agents,
     sentence: `Opened on ${who(rater, kind)}, the rater that scored the most agents (${fmt(agents)} scored agent${agents === 1 ? "" : "s"}${runnerUp}), ` +
-      `with the ${models.length} model${models.length === 1 ? "" : "s"} it scored.${unticked} Choose another rater or models below.`,
+      `with the ${models.length} model${models.length === 1 ? "" : "s"} it scored.${unticked} Another rater opens with the models it scored.`,
   };
 }

@@ -3,7 +3,7 @@
 // saying why; an LLM judge wins a tie with the annotators' mean.
 
 import {describe, expect, it} from "vitest";
-import {coverageChoice, scoredAgents} from "../../src/client/sotopia-coverage.js";
+import {coverageChoice, modelsScoredBy, scoredAgents} from "../../src/client/sotopia-coverage.js";
 import type {SotopiaGroupRow} from "../../src/lib/sotopia.js";
 
 const row = (rater: string, rater_kind: string, model: string, dimension: string, n: number): SotopiaGroupRow =>
@@ -28,7 +28,13 @@ describe("the SOTOPIA page's opening choice", () => {
     expect(choice.rater).toBe("humans");
     expect(choice.models).toEqual(["b", "c"]);
     expect(choice.sentence).toBe("Opened on the mean of human annotators, the rater that scored the most agents " +
-      "(150 scored agents; next is annotator rater-01 with 30), with the 2 models it scored. The 2 models it did not score are left unticked. Choose another rater or models below.");
+      "(150 scored agents; next is annotator rater-01 with 30), with the 2 models it scored. The 2 models it did not score are left unticked. Another rater opens with the models it scored.");
+  });
+
+  it("ticks, for whichever rater is chosen, the models that rater scored, in the page's order", () => {
+    expect(modelsScoredBy(rows, "gpt-4", ["a", "b", "c", "d"])).toEqual(["a"]);
+    expect(modelsScoredBy(rows, "rater-01", ["d", "c", "b", "a"])).toEqual(["b"]);
+    expect(modelsScoredBy([...rows, row("rater-02", "human", "c", "goal", 0)], "rater-02", ["a", "b", "c"])).toEqual([]);
   });
 
   it("prefers an LLM judge on a tie, and has nothing to open on with no rows", () => {
